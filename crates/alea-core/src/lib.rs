@@ -1,0 +1,27 @@
+//! The alea engine. It knows no game: a game is a [`Model`] (states, and for each state
+//! a terminal, chance or choice node), and the engine evaluates it exactly or in floating
+//! point, reads best play off the result, and simulates it.
+//!
+//! - [`acyclic::solve`]: memoised depth-first evaluation with an explicit stack.
+//! - [`layered::solve_layered`]: layer-by-layer evaluation in parallel.
+//! - [`policy`]: every option of a position with its value and loss; the best line.
+//! - [`simulate`]: seeded Monte Carlo play with a 95% interval.
+//! - [`value`]: the arithmetic backends (`f64`, exact rationals).
+
+pub mod acyclic;
+pub mod error;
+pub mod layered;
+pub mod model;
+pub mod policy;
+pub mod simulate;
+pub mod solution;
+pub mod value;
+
+pub use acyclic::{solve, Limits};
+pub use error::{Error, Result};
+pub use layered::solve_layered;
+pub use model::{Edge, Expansion, Kind, Model, Pick};
+pub use policy::{best_line, options, Goal, Scored};
+pub use simulate::{simulate, Estimate, Player};
+pub use solution::Solution;
+pub use value::{fraction, Exact, Value};

@@ -1,0 +1,182 @@
+//! Best play read off a solved model: every option of a position with its value and its
+//! loss against the best, and the line of play that follows the best options.
+
+use std::cmp::Ordering;
+
+use crate::error::{Error, Result};
+use crate::model::{Expansion, Kind, Model, Pick};
+use crate::solution::{improves, Solution};
+use crate::value::Value;
+
+/// What "best" means when options are ranked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Greatest value first (probabilities, scores).
+    Maximise,
+    /// Least value first (expected times).
+    Minimise,
+}
+
+impl Goal {
+    fn pick(self) -> Pick {
+        match self {
+            Goal::Maximise => Pick::Max,
+            Goal::Minimise => Pick::Min,
+        }
+    }
+}
+
+/// One option of a position: its edge as the model listed it, where it leads, the value
+/// of the position it leads to, and how much worse that is than the best option.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored<S, V> {
+    pub edge: usize,
+    pub to: S,
+    pub value: V,
+    pub loss: V,
+}
+
+/// Every successor of `state`, best first for `goal` (ties keep the model's order).
+/// The value of an option is the value of the position it leads to, without the node's
+/// own reward. A terminal state has no options.
+pub fn options<M: Model, V: Value>(
+    model: &M,
+    solution: &Solution<M::State, V>,
+    state: M::State,
+    goal: Goal,
+) -> Result<Vec<Scored<M::State, V>>> {
+    let mut buf = Expansion::default();
+    model.expand(model.canonical(state), &mut buf);
+    if buf.kind == Kind::Terminal {
+        return Ok(Vec::new());
+    }
+    let mut scored = Vec::with_capacity(buf.edges.len());
+    for (edge, e) in buf.edges.iter().enumerate() {
+        let canonical = model.canonical(e.to);
+        let value = solution
+            .get(&canonical)
+            .ok_or_else(|| Error::Unsolved(format!("{canonical:?}")))?
+            .clone();
+        scored.push(Scored {
+            edge,
+            to: e.to,
+            loss: V::zero(),
+            value,
+        });
+    }
+    // Find the best first, so an unordered arithmetic fails before sorting.
+    let mut best = scored[0].value.clone();
+    for s in &scored[1..] {
+        if improves(goal.pick(), &s.value, &best)? {
+            best = s.value.clone();
+        }
+    }
+    for s in scored.iter_mut() {
+        s.loss = match goal {
+            Goal::Maximise => best.sub(&s.value),
+            Goal::Minimise => s.value.sub(&best),
+        };
+    }
+    scored.sort_by(|a, b| {
+        let ord = a.loss.compare(&b.loss).unwrap_or(Ordering::Equal);
+        ord.then(a.edge.cmp(&b.edge))
+    });
+    Ok(scored)
+}
+
+/// From the start, follow the best option at every choice until a terminal or chance
+/// node: the principal line of play, as (edge index, state reached) pairs.
+pub fn best_line<M: Model, V: Value>(
+    model: &M,
+    solution: &Solution<M::State, V>,
+    goal: Goal,
+) -> Result<Vec<(usize, M::State)>> {
+    let mut line = Vec::new();
+    let mut state = model.start();
+    let mut buf = Expansion::default();
+    loop {
+        model.expand(model.canonical(state), &mut buf);
+        if !matches!(buf.kind, Kind::Choice(_)) {
+            return Ok(line);
+        }
+        let best = options(model, solution, state, goal)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::NoSuccessors {
+                state: format!("{state:?}"),
+                kind: "choice",
+            })?;
+        line.push((best.edge, best.to));
+        state = best.to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::acyclic::{solve, Limits};
+    use crate::value::{fraction, Exact};
+
+    /// From 0, choose among three chances: a sure 2, a coin between 0 and 6, or go to
+    /// state 4, a choice between a sure 1 and a sure 5.
+    struct Menu;
+    impl Model for Menu {
+        type State = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
+            match s {
+                0 => {
+                    out.choice(Pick::Max, 0);
+                    out.edge(1);
+                    out.edge(2);
+                    out.edge(4);
+                }
+                2 => {
+                    out.chance(0);
+                    out.edge(10);
+                    out.edge(16);
+                }
+                4 => {
+                    out.choice(Pick::Max, 0);
+                    out.edge(11);
+                    out.edge(15);
+                }
+                1 => out.terminal(2),
+                t => out.terminal(i64::from(t) - 10),
+            }
+        }
+    }
+
+    #[test]
+    fn options_are_ranked_with_their_loss() {
+        let s = solve::<_, Exact>(&Menu, &Limits::default()).unwrap();
+        let opts = options(&Menu, &s, 0, Goal::Maximise).unwrap();
+        let seen: Vec<(usize, String, String)> = opts
+            .iter()
+            .map(|o| (o.edge, fraction(&o.value), fraction(&o.loss)))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (2, "5/1".into(), "0/1".into()),
+                (1, "3/1".into(), "2/1".into()),
+                (0, "2/1".into(), "3/1".into()),
+            ]
+        );
+        let worst_first = options(&Menu, &s, 0, Goal::Minimise).unwrap();
+        assert_eq!(worst_first[0].edge, 0);
+        assert_eq!(fraction(&worst_first[2].loss), "3/1");
+    }
+
+    #[test]
+    fn best_line_follows_choices_to_the_end() {
+        let s = solve::<_, f64>(&Menu, &Limits::default()).unwrap();
+        assert_eq!(
+            best_line(&Menu, &s, Goal::Maximise).unwrap(),
+            vec![(2, 4), (1, 15)]
+        );
+        assert!(options(&Menu, &s, 15, Goal::Maximise).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,112 @@
+//! The values of a solved model, and the one rule every solver uses to compute a node's
+//! value from its successors'.
+
+use rustc_hash::FxHashMap;
+
+use crate::error::{Error, Result};
+use crate::model::{Edge, Kind, Pick};
+use crate::value::Value;
+
+/// Every canonical state a solver evaluated, with its value.
+#[derive(Clone, Debug)]
+pub struct Solution<S, V> {
+    pub(crate) start: S,
+    pub(crate) values: FxHashMap<S, V>,
+}
+
+impl<S: Copy + Eq + std::hash::Hash, V> Solution<S, V> {
+    /// The value of the (canonical) start state.
+    pub fn start_value(&self) -> &V {
+        &self.values[&self.start]
+    }
+
+    /// The canonical start state.
+    pub fn start(&self) -> S {
+        self.start
+    }
+
+    /// The value of a canonical state, if the solver reached it.
+    pub fn get(&self, state: &S) -> Option<&V> {
+        self.values.get(state)
+    }
+
+    /// How many distinct canonical states were evaluated.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// The value of a node of `kind` earning `reward`, given its edges and a way to read each
+/// successor's value. Weighted means divide once, at the end, so exact arithmetic stays
+/// exact and floating point loses as little as it can.
+pub(crate) fn node_value<'a, S, V: Value>(
+    kind: Kind,
+    reward: i64,
+    edges: &[Edge<S>],
+    mut value_of: impl FnMut(&S) -> &'a V,
+    describe: impl Fn() -> String,
+) -> Result<V> {
+    if kind == Kind::Terminal {
+        return Ok(V::from_int(reward));
+    }
+    if edges.is_empty() {
+        let kind = match kind {
+            Kind::Chance => "chance",
+            _ => "choice",
+        };
+        return Err(Error::NoSuccessors {
+            state: describe(),
+            kind,
+        });
+    }
+    let combined = match kind {
+        Kind::Terminal => unreachable!("handled above"),
+        Kind::Chance | Kind::Choice(Pick::Uniform) => {
+            let mut total_weight: u64 = 0;
+            let mut sum = V::zero();
+            for e in edges {
+                total_weight += e.weight;
+                let v = value_of(&e.to);
+                sum = if e.weight == 1 {
+                    sum.add(v)
+                } else {
+                    sum.add(&v.mul(&V::from_int(e.weight as i64)))
+                };
+            }
+            sum.div(&V::from_int(total_weight as i64))
+        }
+        Kind::Choice(pick) => {
+            let mut best = value_of(&edges[0].to).clone();
+            for e in &edges[1..] {
+                let v = value_of(&e.to);
+                if improves(pick, v, &best)? {
+                    best = v.clone();
+                }
+            }
+            best
+        }
+    };
+    Ok(if reward == 0 {
+        combined
+    } else {
+        combined.add(&V::from_int(reward))
+    })
+}
+
+/// Whether `candidate` is strictly better than `incumbent` for a maximising or
+/// minimising pick (a uniform pick has no better option: always false).
+pub(crate) fn improves<V: Value>(pick: Pick, candidate: &V, incumbent: &V) -> Result<bool> {
+    use std::cmp::Ordering::{Greater, Less};
+    let ord = candidate
+        .compare(incumbent)
+        .ok_or(Error::Unordered(V::NAME))?;
+    Ok(match pick {
+        Pick::Max => ord == Greater,
+        Pick::Min => ord == Less,
+        Pick::Uniform => false,
+    })
+}

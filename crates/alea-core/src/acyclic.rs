@@ -26,7 +26,7 @@ impl Default for Limits {
     }
 }
 
-struct Frame<S> {
+pub(crate) struct Frame<S> {
     state: S,
     /// Where this node's edges start in the shared edge arena, once expanded.
     edges_from: usize,
@@ -49,73 +49,125 @@ impl<S> Frame<S> {
 
 /// Evaluates every state reachable from the model's start.
 pub fn solve<M: Model, V: Value>(model: &M, limits: &Limits) -> Result<Solution<M::State, V>> {
-    let start = model.canonical(model.start());
-    let mut values: FxHashMap<M::State, V> = FxHashMap::default();
-    // States expanded but not yet evaluated: exactly the current path, so meeting one
-    // again means the model has a cycle.
-    let mut open: FxHashSet<M::State> = FxHashSet::default();
-    let mut arena: Vec<Edge<M::State>> = Vec::new();
-    let mut buf = Expansion::default();
-    let mut stack = vec![Frame::new(start)];
+    let mut workspace = Workspace::default();
+    workspace.solve(model, limits)?;
+    Ok(workspace.solution)
+}
 
-    while let Some(top) = stack.len().checked_sub(1) {
-        if stack[top].expanded {
-            let frame = stack.pop().expect("stack is not empty");
-            let edges = &arena[frame.edges_from..];
-            let v = node_value(
-                frame.kind,
-                frame.reward,
-                edges,
-                |s| &values[s],
-                || format!("{:?}", frame.state),
-            )?;
-            arena.truncate(frame.edges_from);
-            open.remove(&frame.state);
-            values.insert(frame.state, v);
-            continue;
-        }
+/// The solver's memory, kept between solves: solving many small models (one per deal)
+/// then reuses its tables instead of growing new ones each time.
+pub struct Workspace<S, V> {
+    solution: Solution<S, V>,
+    /// States expanded but not yet evaluated: exactly the current path, so meeting one
+    /// again means the model has a cycle.
+    open: FxHashSet<S>,
+    arena: Vec<Edge<S>>,
+    stack: Vec<Frame<S>>,
+    buf: Expansion<S>,
+}
 
-        let state = stack[top].state;
-        if values.contains_key(&state) {
-            // Pushed twice by two parents; the other copy was evaluated first.
-            stack.pop();
-            continue;
-        }
-        if values.len() + open.len() >= limits.max_states {
-            return Err(Error::TooManyStates {
-                limit: limits.max_states,
-            });
-        }
-        model.expand(state, &mut buf);
-        let edges_from = arena.len();
-        {
-            let frame = &mut stack[top];
-            frame.expanded = true;
-            frame.kind = buf.kind;
-            frame.reward = buf.reward;
-            frame.edges_from = edges_from;
-        }
-        open.insert(state);
-        if buf.kind == Kind::Terminal {
-            continue;
-        }
-        for e in &buf.edges {
-            let to = model.canonical(e.to);
-            arena.push(Edge {
-                to,
-                weight: e.weight,
-            });
-            if values.contains_key(&to) {
-                continue;
-            }
-            if open.contains(&to) {
-                return Err(Error::Cycle(format!("{to:?}")));
-            }
-            stack.push(Frame::new(to));
+impl<S, V> Default for Workspace<S, V> {
+    fn default() -> Self {
+        Workspace {
+            solution: Solution {
+                start: None,
+                values: FxHashMap::default(),
+            },
+            open: FxHashSet::default(),
+            arena: Vec::new(),
+            stack: Vec::new(),
+            buf: Expansion::default(),
         }
     }
+}
 
-    Ok(Solution { start, values })
+impl<S: Copy + Eq + std::hash::Hash + std::fmt::Debug, V: Value> Workspace<S, V> {
+    /// Evaluates every state reachable from the model's start; the result stays in the
+    /// workspace until the next solve.
+    pub fn solve<M: Model<State = S>>(
+        &mut self,
+        model: &M,
+        limits: &Limits,
+    ) -> Result<&Solution<S, V>> {
+        let start = model.canonical(model.start());
+        let Workspace {
+            solution,
+            open,
+            arena,
+            stack,
+            buf,
+        } = self;
+        solution.start = None;
+        solution.values.clear();
+        open.clear();
+        arena.clear();
+        stack.clear();
+        let values = &mut solution.values;
+        stack.push(Frame::new(start));
+
+        while let Some(top) = stack.len().checked_sub(1) {
+            if stack[top].expanded {
+                let frame = stack.pop().expect("stack is not empty");
+                let edges = &arena[frame.edges_from..];
+                let v = node_value(
+                    frame.kind,
+                    frame.reward,
+                    edges,
+                    |s| &values[s],
+                    || format!("{:?}", frame.state),
+                )?;
+                arena.truncate(frame.edges_from);
+                open.remove(&frame.state);
+                values.insert(frame.state, v);
+                continue;
+            }
+
+            let state = stack[top].state;
+            if values.contains_key(&state) {
+                // Pushed twice by two parents; the other copy was evaluated first.
+                stack.pop();
+                continue;
+            }
+            if values.len() + open.len() >= limits.max_states {
+                return Err(Error::TooManyStates {
+                    limit: limits.max_states,
+                });
+            }
+            model.expand(state, buf);
+            let edges_from = arena.len();
+            {
+                let frame = &mut stack[top];
+                frame.expanded = true;
+                frame.kind = buf.kind;
+                frame.reward = buf.reward;
+                frame.edges_from = edges_from;
+            }
+            if buf.kind == Kind::Terminal {
+                // Evaluated at once: nothing to wait for, and no need to mark it open.
+                let frame = stack.pop().expect("stack is not empty");
+                values.insert(state, V::from_int(frame.reward));
+                continue;
+            }
+            open.insert(state);
+            for e in &buf.edges {
+                let to = model.canonical(e.to);
+                arena.push(Edge {
+                    to,
+                    weight: e.weight,
+                });
+                if values.contains_key(&to) {
+                    continue;
+                }
+                if open.contains(&to) {
+                    return Err(Error::Cycle(format!("{to:?}")));
+                }
+                stack.push(Frame::new(to));
+            }
+        }
+
+        solution.start = Some(start);
+        Ok(solution)
+    }
 }
 
 #[cfg(test)]

@@ -106,7 +106,10 @@ pub fn solve_layered<M: Model, V: Value>(
             .collect::<Result<_>>()?;
         values.extend(evaluated);
     }
-    Ok(Solution { start, values })
+    Ok(Solution {
+        start: Some(start),
+        values,
+    })
 }
 
 #[cfg(test)]

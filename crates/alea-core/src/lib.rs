@@ -17,7 +17,7 @@ pub mod simulate;
 pub mod solution;
 pub mod value;
 
-pub use acyclic::{solve, Limits};
+pub use acyclic::{solve, Limits, Workspace};
 pub use error::{Error, Result};
 pub use layered::solve_layered;
 pub use model::{Edge, Expansion, Kind, Model, Pick};

@@ -10,19 +10,20 @@ use crate::value::Value;
 /// Every canonical state a solver evaluated, with its value.
 #[derive(Clone, Debug)]
 pub struct Solution<S, V> {
-    pub(crate) start: S,
+    /// `None` only inside a workspace between solves.
+    pub(crate) start: Option<S>,
     pub(crate) values: FxHashMap<S, V>,
 }
 
 impl<S: Copy + Eq + std::hash::Hash, V> Solution<S, V> {
     /// The value of the (canonical) start state.
     pub fn start_value(&self) -> &V {
-        &self.values[&self.start]
+        &self.values[&self.start()]
     }
 
     /// The canonical start state.
     pub fn start(&self) -> S {
-        self.start
+        self.start.expect("a solution always has a start")
     }
 
     /// The value of a canonical state, if the solver reached it.

@@ -1,1 +1,8 @@
-//! placeholder
+//! The games alea knows. Each game is a folder with its rules, its judge-format parser
+//! (with precise errors), its model for the engine, and its analyses. Nothing here
+//! prints: the command line decides how results are shown.
+
+pub mod patience;
+pub mod text;
+
+pub use text::ParseError;

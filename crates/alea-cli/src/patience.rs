@@ -1,0 +1,285 @@
+//! `alea patience`: Double Patience deals from the judge format, and random deals.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use rayon::prelude::*;
+use serde_json::{json, Value as Json};
+
+use alea_core::{fraction, Exact, Value};
+use alea_games::patience::{
+    analyse, hints, parse_deals, random_deals, random_play, random_play_all, stats, Deal, Stats,
+    BINS,
+};
+
+use crate::failure::Failure;
+use crate::input::Input;
+use crate::progress;
+
+#[derive(Debug, Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "Input: deals of nine lines, one pile per line, cards bottom to top \
+                  (rank 6789TJQKA, suit SHDC, like TD); a pile of a game in progress may \
+                  hold fewer than four cards, and an empty pile is written `-`."
+)]
+pub struct PatienceArgs {
+    #[command(subcommand)]
+    action: Option<Action>,
+    /// Deals to solve, in the judge format; standard input when absent or `-`.
+    file: Option<PathBuf>,
+    /// Print each probability as a reduced fraction p/q (exact arithmetic).
+    #[arg(long)]
+    exact: bool,
+    /// One JSON object per deal: random_play, solvable, winning_line, states.
+    #[arg(long)]
+    json: bool,
+    /// For each legal move: the random player's chance after it and whether the deal
+    /// stays winnable, best first.
+    #[arg(long)]
+    hint: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Action {
+    /// Shuffle random deals and report how the random player fares on them.
+    Stats(StatsArgs),
+    /// Print random deals in the judge format (the deals `stats` uses for a seed).
+    Shuffle(ShuffleArgs),
+}
+
+#[derive(Debug, Args)]
+struct StatsArgs {
+    /// How many deals to shuffle.
+    #[arg(long, default_value_t = 1000)]
+    deals: usize,
+    /// The seed of the shuffles: the same seed gives the same deals.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// One JSON object instead of the report.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct ShuffleArgs {
+    /// How many deals to print.
+    #[arg(long, default_value_t = 1)]
+    deals: usize,
+    /// The seed of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: &PatienceArgs, out: &mut impl Write) -> Result<(), Failure> {
+    match &args.action {
+        Some(Action::Stats(s)) => return run_stats(s, out),
+        Some(Action::Shuffle(s)) => {
+            for deal in random_deals(s.deals, s.seed) {
+                write!(out, "{deal}")?;
+            }
+            return Ok(());
+        }
+        None => {}
+    }
+    let input = Input::read(args.file.as_deref())?;
+    let deals = parse_deals(&input.bytes).map_err(|e| input.error(e))?;
+    if args.hint {
+        return run_hints(&deals, args, out);
+    }
+    if args.json {
+        return run_json(&deals, args.exact, out);
+    }
+    if args.exact {
+        let exact: Vec<Exact> = deals
+            .par_iter()
+            .map(|d| random_play::<Exact>(d).map(|(p, _)| p))
+            .collect::<Result<_, _>>()?;
+        for p in &exact {
+            writeln!(out, "{}", fraction(p))?;
+        }
+        return Ok(());
+    }
+    for p in random_play_all(&deals, &|| {})? {
+        writeln!(out, "{p:.6}")?;
+    }
+    Ok(())
+}
+
+fn moves_json(line: &[(usize, usize)]) -> Json {
+    Json::Array(line.iter().map(|&(a, b)| json!([a, b])).collect())
+}
+
+fn run_json(deals: &[Deal], exact: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let objects: Vec<Json> = deals
+        .par_iter()
+        .map(|deal| {
+            let a = analyse::<f64>(deal)?;
+            let mut o = json!({
+                "random_play": a.random_play,
+                "solvable": a.solvable,
+                "winning_line": a.winning_line.as_deref().map(moves_json),
+                "states": a.states,
+                "cards": deal.cards(),
+            });
+            if exact {
+                let (q, _) = random_play::<Exact>(deal)?;
+                o["random_play_exact"] = json!(fraction(&q));
+            }
+            Ok(o)
+        })
+        .collect::<Result<_, Failure>>()?;
+    for o in objects {
+        writeln!(out, "{o}")?;
+    }
+    Ok(())
+}
+
+/// The text of a probability: a fraction with `--exact`, else six decimals.
+fn shown<V: Value>(p: &V, exact: Option<&Exact>) -> String {
+    match exact {
+        Some(q) => fraction(q),
+        None => format!("{:.6}", p.to_f64()),
+    }
+}
+
+fn run_hints(deals: &[Deal], args: &PatienceArgs, out: &mut impl Write) -> Result<(), Failure> {
+    struct Hinted {
+        analysis: alea_games::patience::Analysis<Exact>,
+        moves: Vec<alea_games::patience::MoveHint<Exact>>,
+    }
+    // Exact values serve both outputs: f64 is read off them, fractions on request.
+    let hinted: Vec<Hinted> = deals
+        .par_iter()
+        .map(|deal| {
+            Ok(Hinted {
+                analysis: analyse::<Exact>(deal)?,
+                moves: hints::<Exact>(deal)?,
+            })
+        })
+        .collect::<Result<_, Failure>>()?;
+
+    for (i, h) in hinted.iter().enumerate() {
+        let a = &h.analysis;
+        if args.json {
+            let moves: Vec<Json> = h
+                .moves
+                .iter()
+                .map(|m| {
+                    let mut o = json!({
+                        "piles": [m.piles.0, m.piles.1],
+                        "random_play": m.random_play.to_f64(),
+                        "loss": m.loss.to_f64(),
+                        "solvable": m.solvable,
+                    });
+                    if args.exact {
+                        o["random_play_exact"] = json!(fraction(&m.random_play));
+                    }
+                    o
+                })
+                .collect();
+            let mut o = json!({
+                "random_play": a.random_play.to_f64(),
+                "solvable": a.solvable,
+                "states": a.states,
+                "moves": moves,
+            });
+            if args.exact {
+                o["random_play_exact"] = json!(fraction(&a.random_play));
+            }
+            writeln!(out, "{o}")?;
+            continue;
+        }
+        if i > 0 {
+            writeln!(out)?;
+        }
+        let exact = |q: &Exact| shown(q, args.exact.then_some(q));
+        writeln!(
+            out,
+            "deal {}: the random player wins with probability {}; the deal is {}",
+            i + 1,
+            exact(&a.random_play),
+            if a.solvable { "winnable" } else { "not winnable" }
+        )?;
+        if h.moves.is_empty() {
+            writeln!(out, "  no legal move")?;
+            continue;
+        }
+        writeln!(out, "  {:<7} {:<14} {:<14} winnable", "piles", "random play", "loss")?;
+        for m in &h.moves {
+            writeln!(
+                out,
+                "  {:<7} {:<14} {:<14} {}",
+                format!("{} {}", m.piles.0, m.piles.1),
+                exact(&m.random_play),
+                exact(&m.loss),
+                if m.solvable { "yes" } else { "no" }
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn run_stats(args: &StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let deals = random_deals(args.deals, args.seed);
+    let bar = progress::bar(deals.len() as u64, "deals");
+    let s = stats(&deals, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    if args.json {
+        let histogram: Vec<Json> = (0..BINS)
+            .map(|b| {
+                json!({
+                    "from": b as f64 / BINS as f64,
+                    "to": (b + 1) as f64 / BINS as f64,
+                    "deals": s.histogram[b],
+                })
+            })
+            .collect();
+        let o = json!({
+            "deals": s.deals,
+            "seed": args.seed,
+            "mean_random_play": s.mean_random_play,
+            "std_dev": s.std_dev,
+            "winnable": s.winnable,
+            "winnable_share": s.winnable_share(),
+            "histogram": histogram,
+        });
+        writeln!(out, "{o}")?;
+        return Ok(());
+    }
+    write_report(&s, args.seed, out)
+}
+
+fn write_report(s: &Stats, seed: u64, out: &mut impl Write) -> Result<(), Failure> {
+    let half_width = if s.deals > 1 {
+        1.959_963_984_540_054 * s.std_dev / (s.deals as f64).sqrt()
+    } else {
+        f64::NAN
+    };
+    writeln!(out, "deals                {} (seed {seed})", s.deals)?;
+    writeln!(
+        out,
+        "random player wins   {:.6} on average (95% interval +- {:.6}, std dev {:.6})",
+        s.mean_random_play, half_width, s.std_dev
+    )?;
+    writeln!(
+        out,
+        "winnable deals       {} ({:.2}%)",
+        s.winnable,
+        100.0 * s.winnable_share()
+    )?;
+    writeln!(out, "random player's win probability per deal:")?;
+    let widest = s.histogram.iter().copied().max().unwrap_or(0).max(1);
+    for (b, &n) in s.histogram.iter().enumerate() {
+        let bar = "#".repeat((n * 50).div_ceil(widest));
+        let close = if b + 1 == BINS { ']' } else { ')' };
+        writeln!(
+            out,
+            "  [{:.1}, {:.1}{close} {n:>7}  {bar}",
+            b as f64 / BINS as f64,
+            (b + 1) as f64 / BINS as f64
+        )?;
+    }
+    Ok(())
+}

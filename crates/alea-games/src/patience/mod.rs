@@ -1,0 +1,16 @@
+//! Double Patience: nine piles of four cards; a move removes the top cards of two piles
+//! of the same rank; the table must be cleared.
+
+pub mod analysis;
+pub mod card;
+pub mod deal;
+pub mod kernel;
+pub mod model;
+pub mod stats;
+
+pub use analysis::{analyse, hints, random_play, random_play_in, replays_to_empty, winning_line, Analysis, Move, MoveHint};
+pub use card::Card;
+pub use kernel::Kernel;
+pub use deal::{parse_deals, Deal, PILES, PILE_CARDS};
+pub use model::{Patience, Player};
+pub use stats::{random_deals, random_play_all, stats, Stats, BINS};

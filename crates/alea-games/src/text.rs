@@ -1,0 +1,145 @@
+//! Reading judge-format text: whitespace-separated tokens that know their line and
+//! column, and the one error type every parser returns.
+//!
+//! Input is taken as bytes, not UTF-8, so that binary noise is reported as a bad token
+//! at its place instead of failing as a whole.
+
+use std::fmt;
+
+/// A parse error at a 1-based line and column (columns count bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn at(line: usize, col: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            line,
+            col,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    /// `LINE:COL: message`; the caller puts the file name in front.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// One whitespace-separated token and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub line: usize,
+    pub col: usize,
+    pub bytes: &'a [u8],
+}
+
+impl Token<'_> {
+    /// The token for an error message: lossy UTF-8, shortened when long.
+    pub fn shown(&self) -> String {
+        const MAX: usize = 24;
+        let text = String::from_utf8_lossy(self.bytes);
+        let mut shown: String = text.chars().take(MAX).collect();
+        if text.chars().count() > MAX {
+            shown.push_str("...");
+        }
+        format!("`{}`", shown.escape_debug())
+    }
+
+    /// An error placed at this token.
+    pub fn error(&self, message: impl Into<String>) -> ParseError {
+        ParseError::at(self.line, self.col, message)
+    }
+}
+
+/// The lines of the input, each as its tokens, with the 1-based line number; blank lines
+/// come back with no tokens. A final line without a newline counts as a line.
+pub fn lines(input: &[u8]) -> impl Iterator<Item = (usize, Vec<Token<'_>>)> {
+    input
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line_tokens(i + 1, line)))
+}
+
+fn line_tokens(line_no: usize, line: &[u8]) -> Vec<Token<'_>> {
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < line.len() {
+        if line[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < line.len() && !line[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        tokens.push(Token {
+            line: line_no,
+            col: start + 1,
+            bytes: &line[start..i],
+        });
+    }
+    tokens
+}
+
+/// Every token of the input in order.
+pub fn tokens(input: &[u8]) -> impl Iterator<Item = Token<'_>> {
+    lines(input).flat_map(|(_, t)| t)
+}
+
+/// Where the input ends, for "cut short" errors: just after the last byte.
+pub fn end_of_input(input: &[u8]) -> (usize, usize) {
+    let line = input.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = match input.iter().rposition(|&b| b == b'\n') {
+        Some(nl) => input.len() - nl,
+        None => input.len() + 1,
+    };
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_know_their_place() {
+        let input = b"AS  9S\r\n\n \tKD\xff\n";
+        let all: Vec<(usize, usize, &[u8])> =
+            tokens(input).map(|t| (t.line, t.col, t.bytes)).collect();
+        assert_eq!(
+            all,
+            vec![
+                (1, 1, &b"AS"[..]),
+                (1, 5, &b"9S"[..]),
+                (3, 3, &b"KD\xff"[..]),
+            ]
+        );
+    }
+
+    #[test]
+    fn end_of_input_is_after_the_last_byte() {
+        assert_eq!(end_of_input(b""), (1, 1));
+        assert_eq!(end_of_input(b"ab"), (1, 3));
+        assert_eq!(end_of_input(b"ab\n"), (2, 1));
+        assert_eq!(end_of_input(b"ab\ncd"), (2, 3));
+    }
+
+    #[test]
+    fn long_or_binary_tokens_are_shown_safely() {
+        let t = Token {
+            line: 1,
+            col: 1,
+            bytes: b"\x00\x01abcdefghijklmnopqrstuvwxyz",
+        };
+        let shown = t.shown();
+        assert!(shown.starts_with("`\\0\\u{1}abc"), "{shown}");
+        assert!(shown.ends_with("...`"), "{shown}");
+    }
+}

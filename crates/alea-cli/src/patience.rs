@@ -200,13 +200,21 @@ fn run_hints(deals: &[Deal], args: &PatienceArgs, out: &mut impl Write) -> Resul
             "deal {}: the random player wins with probability {}; the deal is {}",
             i + 1,
             exact(&a.random_play),
-            if a.solvable { "winnable" } else { "not winnable" }
+            if a.solvable {
+                "winnable"
+            } else {
+                "not winnable"
+            }
         )?;
         if h.moves.is_empty() {
             writeln!(out, "  no legal move")?;
             continue;
         }
-        writeln!(out, "  {:<7} {:<14} {:<14} winnable", "piles", "random play", "loss")?;
+        writeln!(
+            out,
+            "  {:<7} {:<14} {:<14} winnable",
+            "piles", "random play", "loss"
+        )?;
         for m in &h.moves {
             writeln!(
                 out,

@@ -11,7 +11,9 @@ pub enum Error {
     #[error("the {kind} node at state {state} has no successors")]
     NoSuccessors { state: String, kind: &'static str },
     /// A maximising or minimising choice was met with arithmetic that has no order.
-    #[error("a choice that maximises or minimises needs ordered numbers; {0} values have no order")]
+    #[error(
+        "a choice that maximises or minimises needs ordered numbers; {0} values have no order"
+    )]
     Unordered(&'static str),
     /// The resource guard: more states than allowed would have been stored.
     #[error("more than {limit} states would be stored; raise the state limit to go on")]

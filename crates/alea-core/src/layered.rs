@@ -66,7 +66,9 @@ fn enumerate<M: Model>(model: &M, limits: &Limits) -> Result<Vec<(usize, Vec<M::
         }
         let found: Vec<Vec<(usize, M::State)>> = states
             .par_iter()
-            .map_init(Expansion::default, |buf, &s| successors(model, s, layer, buf))
+            .map_init(Expansion::default, |buf, &s| {
+                successors(model, s, layer, buf)
+            })
             .collect::<Result<_>>()?;
         for (to_layer, to) in found.into_iter().flatten() {
             pending.entry(to_layer).or_default().insert(to);

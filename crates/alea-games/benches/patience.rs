@@ -1,7 +1,10 @@
-//! Double Patience: the random player's win probability over 2000 random deals (seed 1),
-//! the whole judge job without reading and printing.
+//! Double Patience on 2000 random deals (seed 1): the whole judge job in process (parse,
+//! solve in parallel, format), the hand-written kernel on one thread, and the general
+//! engine on one thread for comparison.
 
-use alea_games::patience::{random_deals, random_play, random_play_all, Deal};
+use std::fmt::Write;
+
+use alea_games::patience::{parse_deals, random_deals, random_play, random_play_all, Kernel};
 
 fn main() {
     divan::main();
@@ -10,15 +13,41 @@ fn main() {
 const DEALS: usize = 2000;
 const SEED: u64 = 1;
 
-#[divan::bench(sample_count = 20)]
-fn random_play_2000_deals(bencher: divan::Bencher) {
-    let deals = random_deals(DEALS, SEED);
-    bencher.bench(|| random_play_all(divan::black_box(&deals), &|| {}).unwrap());
+fn deals_text() -> String {
+    random_deals(DEALS, SEED)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
-#[divan::bench(sample_count = 20)]
-fn random_play_one_thread(bencher: divan::Bencher) {
-    let deals: Vec<Deal> = random_deals(DEALS, SEED);
+#[divan::bench(sample_count = 30)]
+fn judge_job_2000_deals(bencher: divan::Bencher) {
+    let text = deals_text();
+    bencher.bench(|| {
+        let deals = parse_deals(divan::black_box(text.as_bytes())).unwrap();
+        let mut out = String::with_capacity(9 * DEALS);
+        for p in random_play_all(&deals, &|| {}).unwrap() {
+            writeln!(out, "{p:.6}").unwrap();
+        }
+        out
+    });
+}
+
+#[divan::bench(sample_count = 10)]
+fn kernel_one_thread_2000_deals(bencher: divan::Bencher) {
+    let deals = random_deals(DEALS, SEED);
+    let mut kernel = Kernel::default();
+    bencher.bench_local(|| {
+        deals
+            .iter()
+            .map(|d| kernel.random_play(divan::black_box(d)).0)
+            .sum::<f64>()
+    });
+}
+
+#[divan::bench(sample_count = 10)]
+fn engine_one_thread_2000_deals(bencher: divan::Bencher) {
+    let deals = random_deals(DEALS, SEED);
     bencher.bench(|| {
         deals
             .iter()

@@ -92,7 +92,9 @@ pub fn parse_deals(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
         } else {
             for (i, token) in tokens.iter().enumerate() {
                 let Some(card) = Card::parse(token.bytes) else {
-                    return Err(token.error(format!("{} is not a card; {CARD_HELP}", token.shown())));
+                    return Err(
+                        token.error(format!("{} is not a card; {CARD_HELP}", token.shown()))
+                    );
                 };
                 if i >= PILE_CARDS {
                     return Err(token.error(format!(

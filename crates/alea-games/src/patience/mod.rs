@@ -8,9 +8,12 @@ pub mod kernel;
 pub mod model;
 pub mod stats;
 
-pub use analysis::{analyse, hints, random_play, random_play_in, replays_to_empty, winning_line, Analysis, Move, MoveHint};
+pub use analysis::{
+    analyse, hints, random_play, random_play_in, replays_to_empty, winning_line, Analysis, Move,
+    MoveHint,
+};
 pub use card::Card;
-pub use kernel::Kernel;
 pub use deal::{parse_deals, Deal, PILES, PILE_CARDS};
+pub use kernel::Kernel;
 pub use model::{Patience, Player};
 pub use stats::{random_deals, random_play_all, stats, Stats, BINS};

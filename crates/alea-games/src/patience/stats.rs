@@ -6,8 +6,8 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::analysis::{random_play, winning_line};
-use super::kernel::Kernel;
 use super::deal::Deal;
+use super::kernel::Kernel;
 use alea_core::Result;
 
 /// Bins of the win-probability histogram, each a tenth wide (the last includes 1).

@@ -9,8 +9,8 @@ use serde_json::{json, Value as Json};
 
 use alea_core::{fraction, Exact, Value};
 use alea_games::patience::{
-    analyse, hints, parse_deals, random_deals, random_play, random_play_all, stats, Deal, Stats,
-    BINS,
+    analyse, hints, parse_deals, random_deals, random_play, random_play_all, stats, Analysis, Deal,
+    MoveHint, Stats, BINS,
 };
 
 use crate::failure::Failure;
@@ -136,35 +136,48 @@ fn run_json(deals: &[Deal], exact: bool, out: &mut impl Write) -> Result<(), Fai
     Ok(())
 }
 
-/// The text of a probability: a fraction with `--exact`, else six decimals.
-fn shown<V: Value>(p: &V, exact: Option<&Exact>) -> String {
-    match exact {
-        Some(q) => fraction(q),
-        None => format!("{:.6}", p.to_f64()),
+/// How a probability is shown: six decimals for `f64`, `p/q` for exact values (which
+/// also add a `random_play_exact` field to JSON).
+trait Shown: Value {
+    fn text(&self) -> String;
+    fn exact_text(&self) -> Option<String>;
+}
+
+impl Shown for f64 {
+    fn text(&self) -> String {
+        format!("{self:.6}")
+    }
+    fn exact_text(&self) -> Option<String> {
+        None
+    }
+}
+
+impl Shown for Exact {
+    fn text(&self) -> String {
+        fraction(self)
+    }
+    fn exact_text(&self) -> Option<String> {
+        Some(fraction(self))
     }
 }
 
 fn run_hints(deals: &[Deal], args: &PatienceArgs, out: &mut impl Write) -> Result<(), Failure> {
-    struct Hinted {
-        analysis: alea_games::patience::Analysis<Exact>,
-        moves: Vec<alea_games::patience::MoveHint<Exact>>,
+    if args.exact {
+        write_hints::<Exact>(deals, args.json, out)
+    } else {
+        write_hints::<f64>(deals, args.json, out)
     }
-    // Exact values serve both outputs: f64 is read off them, fractions on request.
-    let hinted: Vec<Hinted> = deals
+}
+
+fn write_hints<V: Shown>(deals: &[Deal], json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let hinted: Vec<(Analysis<V>, Vec<MoveHint<V>>)> = deals
         .par_iter()
-        .map(|deal| {
-            Ok(Hinted {
-                analysis: analyse::<Exact>(deal)?,
-                moves: hints::<Exact>(deal)?,
-            })
-        })
+        .map(|deal| Ok((analyse::<V>(deal)?, hints::<V>(deal)?)))
         .collect::<Result<_, Failure>>()?;
 
-    for (i, h) in hinted.iter().enumerate() {
-        let a = &h.analysis;
-        if args.json {
-            let moves: Vec<Json> = h
-                .moves
+    for (i, (a, moves)) in hinted.iter().enumerate() {
+        if json {
+            let moves: Vec<Json> = moves
                 .iter()
                 .map(|m| {
                     let mut o = json!({
@@ -173,8 +186,8 @@ fn run_hints(deals: &[Deal], args: &PatienceArgs, out: &mut impl Write) -> Resul
                         "loss": m.loss.to_f64(),
                         "solvable": m.solvable,
                     });
-                    if args.exact {
-                        o["random_play_exact"] = json!(fraction(&m.random_play));
+                    if let Some(q) = m.random_play.exact_text() {
+                        o["random_play_exact"] = json!(q);
                     }
                     o
                 })
@@ -185,8 +198,8 @@ fn run_hints(deals: &[Deal], args: &PatienceArgs, out: &mut impl Write) -> Resul
                 "states": a.states,
                 "moves": moves,
             });
-            if args.exact {
-                o["random_play_exact"] = json!(fraction(&a.random_play));
+            if let Some(q) = a.random_play.exact_text() {
+                o["random_play_exact"] = json!(q);
             }
             writeln!(out, "{o}")?;
             continue;
@@ -194,35 +207,47 @@ fn run_hints(deals: &[Deal], args: &PatienceArgs, out: &mut impl Write) -> Resul
         if i > 0 {
             writeln!(out)?;
         }
-        let exact = |q: &Exact| shown(q, args.exact.then_some(q));
         writeln!(
             out,
             "deal {}: the random player wins with probability {}; the deal is {}",
             i + 1,
-            exact(&a.random_play),
+            a.random_play.text(),
             if a.solvable {
                 "winnable"
             } else {
                 "not winnable"
             }
         )?;
-        if h.moves.is_empty() {
+        if moves.is_empty() {
             writeln!(out, "  no legal move")?;
             continue;
         }
-        writeln!(
-            out,
-            "  {:<7} {:<14} {:<14} winnable",
-            "piles", "random play", "loss"
-        )?;
-        for m in &h.moves {
+        let rows: Vec<[String; 4]> = moves
+            .iter()
+            .map(|m| {
+                [
+                    format!("{} {}", m.piles.0, m.piles.1),
+                    m.random_play.text(),
+                    m.loss.text(),
+                    (if m.solvable { "yes" } else { "no" }).to_string(),
+                ]
+            })
+            .collect();
+        let header = ["piles", "random play", "loss", "winnable"].map(String::from);
+        // Columns as wide as their widest entry: exact fractions can be long.
+        let width = |c: usize| {
+            rows.iter()
+                .chain([&header])
+                .map(|r| r[c].len())
+                .max()
+                .unwrap_or(0)
+        };
+        let (w0, w1, w2) = (width(0), width(1), width(2));
+        for r in [&header].into_iter().chain(&rows) {
             writeln!(
                 out,
-                "  {:<7} {:<14} {:<14} {}",
-                format!("{} {}", m.piles.0, m.piles.1),
-                exact(&m.random_play),
-                exact(&m.loss),
-                if m.solvable { "yes" } else { "no" }
+                "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
+                r[0], r[1], r[2], r[3]
             )?;
         }
     }

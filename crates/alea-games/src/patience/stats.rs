@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::analysis::{random_play, winning_line};
+use super::analysis::winning_line;
 use super::deal::Deal;
 use super::kernel::Kernel;
 use alea_core::Result;
@@ -66,8 +66,8 @@ pub fn bin(p: f64) -> usize {
 pub fn stats(deals: &[Deal], tick: &(dyn Fn() + Sync)) -> Result<Stats> {
     let solved: Vec<(f64, bool)> = deals
         .par_iter()
-        .map(|deal| {
-            let (p, _) = random_play::<f64>(deal)?;
+        .map_init(Kernel::default, |kernel, deal| {
+            let (p, _) = kernel.random_play(deal);
             let winnable = winning_line(deal)?.is_some();
             tick();
             Ok((p, winnable))

@@ -14,6 +14,8 @@ pub const OTHER: u8 = 1;
 pub struct Failure {
     pub code: u8,
     pub message: String,
+    /// The reader closed the pipe (`alea ... | head`): its choice, not a failure.
+    pub broken_pipe: bool,
 }
 
 impl Failure {
@@ -21,6 +23,7 @@ impl Failure {
         Failure {
             code: BAD_INPUT,
             message: message.into(),
+            broken_pipe: false,
         }
     }
 
@@ -28,6 +31,7 @@ impl Failure {
         Failure {
             code: OTHER,
             message: message.into(),
+            broken_pipe: false,
         }
     }
 }
@@ -47,12 +51,27 @@ impl From<alea_core::Error> for Failure {
         Failure {
             code,
             message: e.to_string(),
+            broken_pipe: false,
+        }
+    }
+}
+
+impl Failure {
+    /// A resource guard stopped the work.
+    pub fn limit(message: impl Into<String>) -> Self {
+        Failure {
+            code: LIMIT,
+            message: message.into(),
+            broken_pipe: false,
         }
     }
 }
 
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Self {
-        Failure::other(format!("cannot write the output: {e}"))
+        Failure {
+            broken_pipe: e.kind() == std::io::ErrorKind::BrokenPipe,
+            ..Failure::other(format!("cannot write the output: {e}"))
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! This crate only reads arguments and input, calls the games, and prints: no rule of
 //! any game lives here.
 
+mod dice;
 mod failure;
 mod input;
 mod patience;
@@ -34,9 +35,9 @@ Exit status:
     after_help = EXIT_CODES
 )]
 struct Cli {
-    /// Threads to use (default: one per core). Results do not depend on it.
-    #[arg(long, global = true, value_name = "N")]
-    threads: Option<usize>,
+    /// Threads to use, 1 to 256 (default: one per core). Results do not depend on it.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     #[command(subcommand)]
     game: Game,
 }
@@ -46,41 +47,54 @@ enum Game {
     /// Double Patience: the random player's win probability, winnability, best moves.
     #[command(after_help = EXIT_CODES)]
     Patience(patience::PatienceArgs),
+    /// One Person Game: expected throws with resets, exactly, for any dice.
+    #[command(after_help = EXIT_CODES)]
+    Dice(dice::DiceArgs),
 }
 
-fn run(cli: &Cli, out: &mut Vec<u8>) -> Result<(), Failure> {
+fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
     if let Some(threads) = cli.threads {
-        if threads == 0 {
-            return Err(Failure::bad_input("--threads must be at least 1"));
-        }
         rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+            .num_threads(usize::from(threads))
             .build_global()
             .map_err(|e| Failure::other(format!("cannot start {threads} threads: {e}")))?;
     }
     match &cli.game {
         Game::Patience(args) => patience::run(args, out),
+        Game::Dice(args) => dice::run(args, out),
+    }
+}
+
+impl Cli {
+    /// Whether the command writes to stdout as it goes instead of all at the end.
+    fn streams(&self) -> bool {
+        match &self.game {
+            Game::Patience(args) => args.streams(),
+            Game::Dice(_) => false,
+        }
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // The whole answer is gathered before anything is printed, so a failure part way
-    // leaves stdout empty instead of holding a partial answer that looks complete.
-    let mut out = Vec::new();
-    match run(&cli, &mut out) {
-        Ok(()) => {
+    let result = if cli.streams() {
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        run(&cli, &mut stdout).and_then(|()| stdout.flush().map_err(Failure::from))
+    } else {
+        // The whole answer is gathered before anything is printed, so a failure part way
+        // leaves stdout empty instead of holding a partial answer that looks complete.
+        let mut out = Vec::new();
+        run(&cli, &mut out).and_then(|()| {
             let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(&out).and_then(|()| stdout.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                // A closed pipe (`alea ... | head`) is the reader's choice, not a failure.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: cannot write the output: {e}");
-                    ExitCode::from(failure::OTHER)
-                }
-            }
-        }
+            stdout
+                .write_all(&out)
+                .and_then(|()| stdout.flush())
+                .map_err(Failure::from)
+        })
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) if failure.broken_pipe => ExitCode::SUCCESS,
         Err(failure) => {
             eprintln!("error: {failure}");
             ExitCode::from(failure.code)

@@ -9,8 +9,8 @@ use serde_json::{json, Value as Json};
 
 use alea_core::{fraction, Exact, Value};
 use alea_games::patience::{
-    analyse, hints, parse_deals, random_deals, random_play, random_play_all, stats, Analysis, Deal,
-    MoveHint, Stats, BINS,
+    analyse, hints, parse_deals, random_play, random_play_all, stats, Analysis, Deal, MoveHint,
+    RandomDeals, Stats, BINS,
 };
 
 use crate::failure::Failure;
@@ -54,6 +54,9 @@ struct StatsArgs {
     /// How many deals to shuffle.
     #[arg(long, default_value_t = 1000)]
     deals: usize,
+    /// The most deals one call may shuffle.
+    #[arg(long, default_value_t = DEFAULT_MAX_DEALS, value_name = "N")]
+    max_deals: usize,
     /// The seed of the shuffles: the same seed gives the same deals.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -67,16 +70,40 @@ struct ShuffleArgs {
     /// How many deals to print.
     #[arg(long, default_value_t = 1)]
     deals: usize,
+    /// The most deals one call may shuffle.
+    #[arg(long, default_value_t = DEFAULT_MAX_DEALS, value_name = "N")]
+    max_deals: usize,
     /// The seed of the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
 
-pub fn run(args: &PatienceArgs, out: &mut impl Write) -> Result<(), Failure> {
+/// Ten million deals take about five minutes to analyse on two cores.
+const DEFAULT_MAX_DEALS: usize = 10_000_000;
+
+fn check_deals(deals: usize, max: usize) -> Result<(), Failure> {
+    if deals > max {
+        return Err(Failure::limit(format!(
+            "--deals {deals} is above --max-deals {max}; raise --max-deals to go on"
+        )));
+    }
+    Ok(())
+}
+
+impl PatienceArgs {
+    /// Whether the output goes straight to stdout as it is made: only `shuffle`, whose
+    /// output can be far larger than memory and cannot fail part way for bad input.
+    pub fn streams(&self) -> bool {
+        matches!(self.action, Some(Action::Shuffle(_)))
+    }
+}
+
+pub fn run(args: &PatienceArgs, out: &mut dyn Write) -> Result<(), Failure> {
     match &args.action {
         Some(Action::Stats(s)) => return run_stats(s, out),
         Some(Action::Shuffle(s)) => {
-            for deal in random_deals(s.deals, s.seed) {
+            check_deals(s.deals, s.max_deals)?;
+            for deal in RandomDeals::new(s.seed).take(s.deals) {
                 write!(out, "{deal}")?;
             }
             return Ok(());
@@ -85,23 +112,40 @@ pub fn run(args: &PatienceArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let input = Input::read(args.file.as_deref())?;
     let deals = parse_deals(&input.bytes).map_err(|e| input.error(e))?;
+    let bar = progress::bar(deals.len() as u64, "deals");
+    let tick = || bar.inc(1);
+    let result = solve_and_write(&deals, args, &tick, out);
+    bar.finish_and_clear();
+    result
+}
+
+fn solve_and_write(
+    deals: &[Deal],
+    args: &PatienceArgs,
+    tick: &(dyn Fn() + Sync),
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     if args.hint {
-        return run_hints(&deals, args, out);
+        return run_hints(deals, args, tick, out);
     }
     if args.json {
-        return run_json(&deals, args.exact, out);
+        return run_json(deals, args.exact, tick, out);
     }
     if args.exact {
         let exact: Vec<Exact> = deals
             .par_iter()
-            .map(|d| random_play::<Exact>(d).map(|(p, _)| p))
+            .map(|d| {
+                let p = random_play::<Exact>(d).map(|(p, _)| p);
+                tick();
+                p
+            })
             .collect::<Result<_, _>>()?;
         for p in &exact {
             writeln!(out, "{}", fraction(p))?;
         }
         return Ok(());
     }
-    for p in random_play_all(&deals, &|| {})? {
+    for p in random_play_all(deals, tick)? {
         writeln!(out, "{p:.6}")?;
     }
     Ok(())
@@ -111,7 +155,12 @@ fn moves_json(line: &[(usize, usize)]) -> Json {
     Json::Array(line.iter().map(|&(a, b)| json!([a, b])).collect())
 }
 
-fn run_json(deals: &[Deal], exact: bool, out: &mut impl Write) -> Result<(), Failure> {
+fn run_json(
+    deals: &[Deal],
+    exact: bool,
+    tick: &(dyn Fn() + Sync),
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let objects: Vec<Json> = deals
         .par_iter()
         .map(|deal| {
@@ -127,6 +176,7 @@ fn run_json(deals: &[Deal], exact: bool, out: &mut impl Write) -> Result<(), Fai
                 let (q, _) = random_play::<Exact>(deal)?;
                 o["random_play_exact"] = json!(fraction(&q));
             }
+            tick();
             Ok(o)
         })
         .collect::<Result<_, Failure>>()?;
@@ -161,18 +211,32 @@ impl Shown for Exact {
     }
 }
 
-fn run_hints(deals: &[Deal], args: &PatienceArgs, out: &mut impl Write) -> Result<(), Failure> {
+fn run_hints(
+    deals: &[Deal],
+    args: &PatienceArgs,
+    tick: &(dyn Fn() + Sync),
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     if args.exact {
-        write_hints::<Exact>(deals, args.json, out)
+        write_hints::<Exact>(deals, args.json, tick, out)
     } else {
-        write_hints::<f64>(deals, args.json, out)
+        write_hints::<f64>(deals, args.json, tick, out)
     }
 }
 
-fn write_hints<V: Shown>(deals: &[Deal], json: bool, out: &mut impl Write) -> Result<(), Failure> {
+fn write_hints<V: Shown>(
+    deals: &[Deal],
+    json: bool,
+    tick: &(dyn Fn() + Sync),
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let hinted: Vec<(Analysis<V>, Vec<MoveHint<V>>)> = deals
         .par_iter()
-        .map(|deal| Ok((analyse::<V>(deal)?, hints::<V>(deal)?)))
+        .map(|deal| {
+            let hinted = (analyse::<V>(deal)?, hints::<V>(deal)?);
+            tick();
+            Ok(hinted)
+        })
         .collect::<Result<_, Failure>>()?;
 
     for (i, (a, moves)) in hinted.iter().enumerate() {
@@ -254,10 +318,10 @@ fn write_hints<V: Shown>(deals: &[Deal], json: bool, out: &mut impl Write) -> Re
     Ok(())
 }
 
-fn run_stats(args: &StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let deals = random_deals(args.deals, args.seed);
-    let bar = progress::bar(deals.len() as u64, "deals");
-    let s = stats(&deals, &|| bar.inc(1))?;
+fn run_stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    check_deals(args.deals, args.max_deals)?;
+    let bar = progress::bar(args.deals as u64, "deals");
+    let s = stats(args.deals, args.seed, &|| bar.inc(1))?;
     bar.finish_and_clear();
     if args.json {
         let histogram: Vec<Json> = (0..BINS)
@@ -274,6 +338,7 @@ fn run_stats(args: &StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
             "seed": args.seed,
             "mean_random_play": s.mean_random_play,
             "std_dev": s.std_dev,
+            "half_width_95": s.half_width_95(),
             "winnable": s.winnable,
             "winnable_share": s.winnable_share(),
             "histogram": histogram,
@@ -284,17 +349,16 @@ fn run_stats(args: &StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
     write_report(&s, args.seed, out)
 }
 
-fn write_report(s: &Stats, seed: u64, out: &mut impl Write) -> Result<(), Failure> {
-    let half_width = if s.deals > 1 {
-        1.959_963_984_540_054 * s.std_dev / (s.deals as f64).sqrt()
-    } else {
-        f64::NAN
-    };
+fn write_report(s: &Stats, seed: u64, out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(out, "deals                {} (seed {seed})", s.deals)?;
+    let interval = match s.half_width_95() {
+        Some(h) => format!("95% interval +- {h:.6}"),
+        None => "no interval from fewer than two deals".to_string(),
+    };
     writeln!(
         out,
-        "random player wins   {:.6} on average (95% interval +- {:.6}, std dev {:.6})",
-        s.mean_random_play, half_width, s.std_dev
+        "random player wins   {:.6} on average ({interval}, std dev {:.6})",
+        s.mean_random_play, s.std_dev
     )?;
     writeln!(
         out,

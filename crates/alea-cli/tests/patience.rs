@@ -168,8 +168,51 @@ fn stats_agree_with_the_shuffled_deals() {
     assert_eq!(counted, 200);
     let winnable = o["winnable"].as_u64().unwrap();
     assert!(probabilities.iter().filter(|&&p| p > 0.0).count() as u64 <= winnable);
+    let half = o["half_width_95"].as_f64().unwrap();
+    let sd = o["std_dev"].as_f64().unwrap();
+    assert!((half - 1.959_963_984_540_054 * sd / 200f64.sqrt()).abs() < 1e-12);
     let report = stdout(&alea(&["patience", "stats", "--deals", "20"], b""));
     assert!(report.contains("winnable deals"));
+}
+
+#[test]
+fn resource_guards_stop_with_status_3() {
+    for cmd in ["stats", "shuffle"] {
+        let out = alea(&["patience", cmd, "--deals", "18446744073709551615"], b"");
+        assert_eq!(out.status.code(), Some(3), "{cmd}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: --deals 18446744073709551615 is above --max-deals"));
+        assert!(err.contains("raise --max-deals"));
+    }
+    let raised = alea(
+        &["patience", "shuffle", "--deals", "3", "--max-deals", "3"],
+        b"",
+    );
+    assert_eq!(stdout(&raised).lines().count(), 27);
+}
+
+#[test]
+fn thread_counts_out_of_range_are_refused() {
+    for bad in ["0", "257", "1000000", "-1"] {
+        let out = alea(&["--threads", bad, "patience"], b"");
+        assert_eq!(out.status.code(), Some(2), "--threads {bad}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn few_deals_give_clean_figures() {
+    let none = stdout(&alea(&["patience", "stats", "--deals", "0", "--json"], b""));
+    let o: Json = serde_json::from_str(none.trim()).unwrap();
+    assert_eq!(o["mean_random_play"].to_string(), "0.0");
+    assert!(o["half_width_95"].is_null());
+    let one = stdout(&alea(&["patience", "stats", "--deals", "1"], b""));
+    assert!(
+        one.contains("no interval from fewer than two deals"),
+        "{one}"
+    );
+    assert!(!one.contains("NaN"));
 }
 
 fn assert_bad_input(stdin: &[u8], expected: &str) {

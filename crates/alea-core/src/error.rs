@@ -21,6 +21,18 @@ pub enum Error {
     /// The layered solver needs every edge to raise the layer number.
     #[error("layered solving needs edges that raise the layer: {0}")]
     Layer(String),
+    /// A maximising or minimising choice lies on a cycle: its value needs value or policy
+    /// iteration, which the exact solvers do not do.
+    #[error("state {0} is a maximising or minimising choice on a cycle; only cycles through chance nodes and random choices can be solved exactly")]
+    ChoiceCycle(String),
+    /// From this state the game goes on forever with probability one.
+    #[error(
+        "from state {0} the game never ends (every path returns to it), so its value is infinite"
+    )]
+    NeverEnds(String),
+    /// The weights of a node's edges add up to more than 2^63 - 1.
+    #[error("the edge weights at state {0} add up to more than 2^63 - 1")]
+    Weights(String),
     /// A simulated game did not end within the step bound.
     #[error("a simulated game did not end within {0} steps")]
     StepLimit(u64),

@@ -4,11 +4,13 @@
 //!
 //! - [`acyclic::solve`]: memoised depth-first evaluation with an explicit stack.
 //! - [`layered::solve_layered`]: layer-by-layer evaluation in parallel.
+//! - [`cyclic::solve_cyclic`]: exact solution of cycles through chance nodes.
 //! - [`policy`]: every option of a position with its value and loss; the best line.
 //! - [`simulate`]: seeded Monte Carlo play with a 95% interval.
 //! - [`value`]: the arithmetic backends (`f64`, exact rationals).
 
 pub mod acyclic;
+pub mod cyclic;
 pub mod error;
 pub mod layered;
 pub mod model;
@@ -18,10 +20,11 @@ pub mod solution;
 pub mod value;
 
 pub use acyclic::{solve, Limits, Workspace};
+pub use cyclic::solve_cyclic;
 pub use error::{Error, Result};
 pub use layered::solve_layered;
 pub use model::{Edge, Expansion, Kind, Model, Pick};
 pub use policy::{best_line, options, Goal, Scored};
 pub use simulate::{simulate, Estimate, Player};
 pub use solution::Solution;
-pub use value::{fraction, Exact, Value};
+pub use value::{decimal, fraction, Exact, Value};

@@ -50,6 +50,16 @@ pub fn options<M: Model, V: Value>(
     if buf.kind == Kind::Terminal {
         return Ok(Vec::new());
     }
+    if buf.edges.is_empty() {
+        return Err(Error::NoSuccessors {
+            state: format!("{state:?}"),
+            kind: if buf.kind == Kind::Chance {
+                "chance"
+            } else {
+                "choice"
+            },
+        });
+    }
     let mut scored = Vec::with_capacity(buf.edges.len());
     for (edge, e) in buf.edges.iter().enumerate() {
         let canonical = model.canonical(e.to);
@@ -77,8 +87,14 @@ pub fn options<M: Model, V: Value>(
             Goal::Minimise => s.value.sub(&best),
         };
     }
+    // Rank by the values themselves: two losses can round to the same number in
+    // floating point when the values differ.
     scored.sort_by(|a, b| {
-        let ord = a.loss.compare(&b.loss).unwrap_or(Ordering::Equal);
+        let ord = a.value.compare(&b.value).unwrap_or(Ordering::Equal);
+        let ord = match goal {
+            Goal::Maximise => ord.reverse(),
+            Goal::Minimise => ord,
+        };
         ord.then(a.edge.cmp(&b.edge))
     });
     Ok(scored)
@@ -178,5 +194,81 @@ mod tests {
             vec![(2, 4), (1, 15)]
         );
         assert!(options(&Menu, &s, 15, Goal::Maximise).unwrap().is_empty());
+    }
+
+    /// Values too close for their losses to differ in f64 still rank in order.
+    struct Tiny;
+    impl Model for Tiny {
+        type State = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
+            match s {
+                0 => {
+                    out.choice(Pick::Max, 0);
+                    out.edge(1);
+                    out.edge(2);
+                    out.edge(3);
+                }
+                // A chance of 1 in 2^k to score 1: values 1/2, 2^-62, 2^-61.
+                1 => out.terminal(0),
+                _ => {
+                    out.chance(0);
+                    out.weighted(10, 1);
+                    out.weighted(11, [0, 0, 1u64 << 62, 1 << 61][s as usize]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ranking_uses_values_not_rounded_losses() {
+        struct Wrap;
+        impl Model for Wrap {
+            type State = u8;
+            fn start(&self) -> u8 {
+                0
+            }
+            fn expand(&self, s: u8, out: &mut Expansion<u8>) {
+                match s {
+                    1 => {
+                        out.chance(0);
+                        out.edge(10);
+                        out.edge(11);
+                    }
+                    10 => out.terminal(1),
+                    11 => out.terminal(0),
+                    s => Tiny.expand(s, out),
+                }
+            }
+        }
+        let s = solve::<_, f64>(&Wrap, &Limits::default()).unwrap();
+        let order: Vec<usize> = options(&Wrap, &s, 0, Goal::Maximise)
+            .unwrap()
+            .iter()
+            .map(|o| o.edge)
+            .collect();
+        assert_eq!(order, vec![0, 2, 1]);
+    }
+
+    #[test]
+    fn a_choice_without_options_is_an_error_not_a_panic() {
+        struct Empty;
+        impl Model for Empty {
+            type State = u8;
+            fn start(&self) -> u8 {
+                0
+            }
+            fn expand(&self, _: u8, out: &mut Expansion<u8>) {
+                out.choice(Pick::Max, 0);
+            }
+        }
+        let s = Solution {
+            start: Some(0u8),
+            values: Default::default(),
+        };
+        let err = options::<_, f64>(&Empty, &s, 0, Goal::Maximise).unwrap_err();
+        assert!(matches!(err, Error::NoSuccessors { .. }), "{err}");
     }
 }

@@ -164,7 +164,9 @@ pub fn play_one<M: Model, V: Value>(
 }
 
 fn draw<S: Copy>(edges: &[Edge<S>], rng: &mut impl Rng) -> Option<S> {
-    let total: u64 = edges.iter().map(|e| e.weight).sum();
+    let total = edges
+        .iter()
+        .try_fold(0u64, |sum, e| sum.checked_add(e.weight))?;
     if total == 0 {
         return None;
     }

@@ -67,10 +67,9 @@ pub(crate) fn node_value<'a, S, V: Value>(
     let combined = match kind {
         Kind::Terminal => unreachable!("handled above"),
         Kind::Chance | Kind::Choice(Pick::Uniform) => {
-            let mut total_weight: u64 = 0;
+            let total_weight = total_weight(edges, &describe)?;
             let mut sum = V::zero();
             for e in edges {
-                total_weight += e.weight;
                 let v = value_of(&e.to);
                 sum = if e.weight == 1 {
                     sum.add(v)
@@ -96,6 +95,15 @@ pub(crate) fn node_value<'a, S, V: Value>(
     } else {
         combined.add(&V::from_int(reward))
     })
+}
+
+/// The sum of the edge weights, checked to fit the `i64` that arithmetic backends take.
+pub(crate) fn total_weight<S>(edges: &[Edge<S>], describe: impl Fn() -> String) -> Result<u64> {
+    edges
+        .iter()
+        .try_fold(0u64, |sum, e| sum.checked_add(e.weight))
+        .filter(|&t| t <= i64::MAX as u64)
+        .ok_or_else(|| Error::Weights(describe()))
 }
 
 /// Whether `candidate` is strictly better than `incumbent` for a maximising or

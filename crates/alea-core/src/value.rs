@@ -102,17 +102,22 @@ impl Value for Exact {
     }
     fn to_f64(&self) -> f64 {
         // Dividing the integer parts directly overflows for huge numerators and
-        // denominators; shift both down to 64 significant bits first.
+        // denominators: keep each one's top 64 bits and put the difference of the shifts
+        // back as a power of two, in two halves so that neither overflows on its own.
         if let Some(f) = direct_f64(self) {
             return f;
         }
-        let num = self.numer();
+        let num = self.numer().abs();
         let den = self.denom();
-        let shift = num.bits().max(den.bits()).saturating_sub(64);
-        let n = (num.abs() >> shift).to_f64().unwrap_or(f64::INFINITY);
-        let d = (den >> shift).to_f64().unwrap_or(f64::INFINITY);
-        let f = if d == 0.0 { f64::INFINITY } else { n / d };
-        if num.is_negative() {
+        let shift_n = num.bits().saturating_sub(64);
+        let shift_d = den.bits().saturating_sub(64);
+        let n = (num >> shift_n).to_f64().unwrap_or(f64::INFINITY);
+        let d = (den >> shift_d).to_f64().unwrap_or(f64::INFINITY);
+        let exponent = shift_n as i64 - shift_d as i64;
+        let half = (exponent / 2).clamp(-4000, 4000) as i32;
+        let rest = (exponent - exponent / 2).clamp(-4000, 4000) as i32;
+        let f = n / d * 2f64.powi(half) * 2f64.powi(rest);
+        if self.is_negative() {
             -f
         } else {
             f
@@ -133,6 +138,25 @@ pub fn fraction(q: &Exact) -> String {
     format!("{}/{}", q.numer(), q.denom())
 }
 
+/// A rational as a decimal with `places` digits after the point, rounded half away from
+/// zero: for numbers too large or too precise for `f64`.
+pub fn decimal(q: &Exact, places: u32) -> String {
+    use num_integer::Integer;
+    let scaled = q * BigInt::from(10).pow(places);
+    let (mut digits, rest) = scaled.numer().abs().div_rem(scaled.denom());
+    if rest * 2 >= *scaled.denom() {
+        digits += 1;
+    }
+    let mut text = format!("{digits:0>width$}", width = places as usize + 1);
+    if places > 0 {
+        text.insert(text.len() - places as usize, '.');
+    }
+    if q.is_negative() && digits.bits() > 0 {
+        text.insert(0, '-');
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,12 +172,34 @@ mod tests {
     }
 
     #[test]
+    fn decimals_of_exact_values() {
+        assert_eq!(decimal(&Exact::from_ratio(8, 7), 15), "1.142857142857143");
+        assert_eq!(
+            decimal(&Exact::from_ratio(216, 215), 15),
+            "1.004651162790698"
+        );
+        assert_eq!(decimal(&Exact::from_ratio(-1, 8), 2), "-0.13");
+        assert_eq!(decimal(&Exact::from_ratio(1, 3), 0), "0");
+        assert_eq!(decimal(&Exact::from_int(0), 3), "0.000");
+        let huge = BigRational::from_integer(BigInt::from(10).pow(400)) + Exact::from_ratio(1, 4);
+        let text = decimal(&huge, 1);
+        assert!(text.starts_with("1000") && text.ends_with(".3") && text.len() == 403);
+    }
+
+    #[test]
     fn exact_to_f64_handles_huge_terms() {
         let big = BigInt::from(10).pow(400);
         let q = BigRational::new(big.clone() * 2, big * 3);
         assert!((Value::to_f64(&q) - 2.0 / 3.0).abs() < 1e-15);
         let tiny = BigRational::new(BigInt::from(-1), BigInt::from(10).pow(400));
         assert_eq!(Value::to_f64(&tiny), -0.0);
+        // Unbalanced terms: about 2^900 and 2^-900, both finite.
+        let two = BigInt::from(2);
+        let q = BigRational::new(two.pow(2000), two.pow(1100) + 1);
+        let f = Value::to_f64(&q);
+        assert!((f / 2f64.powi(900) - 1.0).abs() < 1e-15, "{f}");
+        let r = Value::to_f64(&q.recip());
+        assert!((r * 2f64.powi(900) - 1.0).abs() < 1e-15, "{r}");
     }
 
     #[test]

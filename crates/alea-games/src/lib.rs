@@ -2,6 +2,7 @@
 //! (with precise errors), its model for the engine, and its analyses. Nothing here
 //! prints: the command line decides how results are shown.
 
+pub mod dice;
 pub mod patience;
 pub mod text;
 

@@ -16,4 +16,4 @@ pub use card::Card;
 pub use deal::{parse_deals, Deal, PILES, PILE_CARDS};
 pub use kernel::Kernel;
 pub use model::{Patience, Player};
-pub use stats::{random_deals, random_play_all, stats, Stats, BINS};
+pub use stats::{random_deals, random_play_all, stats, RandomDeals, Stats, BINS};

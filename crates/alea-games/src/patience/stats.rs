@@ -13,11 +13,34 @@ use alea_core::Result;
 /// Bins of the win-probability histogram, each a tenth wide (the last includes 1).
 pub const BINS: usize = 10;
 
-/// `count` fresh deals from `seed`. The same seed always gives the same deals, in the
-/// same order, on any machine and with any number of threads.
+/// Deals solved together by [`stats`]: enough to keep every core busy, few enough that
+/// memory stays flat however many deals are asked for.
+const CHUNK: usize = 4096;
+
+/// An endless stream of fresh deals from a seed. The same seed always gives the same
+/// deals, in the same order, on any machine and with any number of threads.
+pub struct RandomDeals {
+    rng: ChaCha8Rng,
+}
+
+impl RandomDeals {
+    pub fn new(seed: u64) -> Self {
+        RandomDeals {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Iterator for RandomDeals {
+    type Item = Deal;
+    fn next(&mut self) -> Option<Deal> {
+        Some(Deal::random(&mut self.rng))
+    }
+}
+
+/// The first `count` deals of [`RandomDeals`] for `seed`.
 pub fn random_deals(count: usize, seed: u64) -> Vec<Deal> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..count).map(|_| Deal::random(&mut rng)).collect()
+    RandomDeals::new(seed).take(count).collect()
 }
 
 /// The random player's win probability for every deal, in parallel, in input order.
@@ -48,6 +71,12 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Half the width of the 95% interval for the mean over all deals, or `None` with
+    /// fewer than two deals.
+    pub fn half_width_95(&self) -> Option<f64> {
+        (self.deals > 1).then(|| 1.959_963_984_540_054 * self.std_dev / (self.deals as f64).sqrt())
+    }
+
     pub fn winnable_share(&self) -> f64 {
         if self.deals == 0 {
             0.0
@@ -62,33 +91,45 @@ pub fn bin(p: f64) -> usize {
     ((p * BINS as f64) as usize).min(BINS - 1)
 }
 
-/// Solves every deal (random play and winnability) and gathers the figures.
-pub fn stats(deals: &[Deal], tick: &(dyn Fn() + Sync)) -> Result<Stats> {
-    let solved: Vec<(f64, bool)> = deals
-        .par_iter()
-        .map_init(Kernel::default, |kernel, deal| {
-            let (p, _) = kernel.random_play(deal);
-            let winnable = winning_line(deal)?.is_some();
-            tick();
-            Ok((p, winnable))
-        })
-        .collect::<Result<_>>()?;
-    let n = solved.len();
-    let mean = solved.iter().map(|(p, _)| p).sum::<f64>() / n.max(1) as f64;
-    let var = if n > 1 {
-        solved.iter().map(|(p, _)| (p - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+/// Shuffles `count` deals from `seed`, solves each (random play and winnability), and
+/// gathers the figures. `tick` is called once per deal solved.
+pub fn stats(count: usize, seed: u64, tick: &(dyn Fn() + Sync)) -> Result<Stats> {
+    let mut deals = RandomDeals::new(seed);
+    let (mut sum, mut sum_sq, mut winnable) = (0.0f64, 0.0f64, 0usize);
+    let mut histogram = [0; BINS];
+    let mut done = 0;
+    while done < count {
+        let chunk: Vec<Deal> = deals.by_ref().take(CHUNK.min(count - done)).collect();
+        done += chunk.len();
+        let solved: Vec<Result<(f64, bool)>> = chunk
+            .par_iter()
+            .map_init(Kernel::default, |kernel, deal| {
+                let (p, _) = kernel.random_play(deal);
+                let w = winning_line(deal)?.is_some();
+                tick();
+                Ok((p, w))
+            })
+            .collect();
+        for result in solved {
+            let (p, w) = result?;
+            sum += p;
+            sum_sq += p * p;
+            winnable += usize::from(w);
+            histogram[bin(p)] += 1;
+        }
+    }
+    let n = count as f64;
+    let mean = if count == 0 { 0.0 } else { sum / n };
+    let var = if count > 1 {
+        ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
     } else {
         0.0
     };
-    let mut histogram = [0; BINS];
-    for (p, _) in &solved {
-        histogram[bin(*p)] += 1;
-    }
     Ok(Stats {
-        deals: n,
+        deals: count,
         mean_random_play: mean,
         std_dev: var.sqrt(),
-        winnable: solved.iter().filter(|(_, w)| *w).count(),
+        winnable,
         histogram,
     })
 }
@@ -109,7 +150,7 @@ mod tests {
     #[test]
     fn stats_add_up() {
         let deals = random_deals(40, 3);
-        let s = stats(&deals, &|| {}).unwrap();
+        let s = stats(40, 3, &|| {}).unwrap();
         assert_eq!(s.deals, 40);
         assert_eq!(s.histogram.iter().sum::<usize>(), 40);
         assert!(s.winnable <= 40);
@@ -117,5 +158,29 @@ mod tests {
         let ps = random_play_all(&deals, &|| {}).unwrap();
         assert!(ps.iter().filter(|&&p| p > 0.0).count() <= s.winnable);
         assert!((0.0..=1.0).contains(&s.mean_random_play));
+        let mean = ps.iter().sum::<f64>() / 40.0;
+        assert!((s.mean_random_play - mean).abs() < 1e-12);
+    }
+
+    #[test]
+    fn no_deals_and_one_deal() {
+        let none = stats(0, 1, &|| {}).unwrap();
+        assert_eq!(none.mean_random_play.to_bits(), 0.0f64.to_bits());
+        assert_eq!(none.half_width_95(), None);
+        assert_eq!(none.winnable_share(), 0.0);
+        let one = stats(1, 1, &|| {}).unwrap();
+        assert_eq!(one.std_dev, 0.0);
+        assert_eq!(one.half_width_95(), None);
+    }
+
+    #[test]
+    fn stats_do_not_depend_on_the_chunking() {
+        // More deals than one chunk: the same figures as solving them one by one.
+        let count = CHUNK + 17;
+        let s = stats(count, 5, &|| {}).unwrap();
+        let ps = random_play_all(&random_deals(count, 5), &|| {}).unwrap();
+        assert_eq!(s.deals, count);
+        let mean = ps.iter().sum::<f64>() / count as f64;
+        assert!((s.mean_random_play - mean).abs() < 1e-12);
     }
 }

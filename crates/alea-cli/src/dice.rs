@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use alea_core::{decimal, fraction, Exact, Value};
-use alea_games::dice::{expected_throws, over_within, parse_cases, solve_expected, Game};
+use alea_games::dice::{expected_throws, expected_throws_exact, over_within, parse_cases, Game};
 
 use crate::failure::Failure;
 use crate::input::Input;
@@ -48,12 +48,14 @@ pub struct DiceArgs {
     /// With --json: the probability that the game is over within t throws, t = 1..K.
     #[arg(long, value_name = "K", requires = "json")]
     distribution: Option<usize>,
-    /// The largest limit computed (time grows linearly with it).
-    #[arg(long, default_value_t = 100_000_000, value_name = "N")]
-    max_limit: u64,
-    /// The largest limit computed in exact arithmetic (numbers grow with it).
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
-    max_exact_limit: u64,
+    /// The most steps (counters x sums) a game may take in floating point; 10^10 steps
+    /// take about 20 seconds.
+    #[arg(long, default_value_t = 10_000_000_000, value_name = "N")]
+    max_work: u64,
+    /// The most word operations a game may take in exact arithmetic, where numbers grow
+    /// with the limit; 2 x 10^9 take a few seconds.
+    #[arg(long, default_value_t = 2_000_000_000, value_name = "N")]
+    max_exact_work: u64,
     /// The most steps `--distribution` may take (throws x states x sums).
     #[arg(long, default_value_t = 2_000_000_000, value_name = "N")]
     max_distribution_work: u64,
@@ -130,22 +132,24 @@ fn which(i: usize, of: usize) -> String {
 }
 
 fn check_limits(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<(), Failure> {
-    if g.limit > args.max_limit {
+    let throw = g.throw();
+    let work = throw.work(g.limit);
+    if work > args.max_work {
         return Err(Failure::limit(format!(
-            "{}the limit {} is above --max-limit {}; raise --max-limit to compute it \
-             (time grows linearly with the limit)",
+            "{}the limit {} takes {work} steps ({} counters x {} sums), above --max-work {}; \
+             raise --max-work to compute it (time grows linearly with the limit)",
             which(i, of),
             g.limit,
-            args.max_limit
+            g.limit.saturating_add(1),
+            throw.sums.len(),
+            args.max_work
         )));
     }
-    if args.exact && g.limit > args.max_exact_limit {
-        return Err(exact_too_large(args, g, i, of));
+    if args.exact {
+        check_exact(args, g, i, of)?;
     }
     if let Some(k) = args.distribution {
-        let work = (k as u64)
-            .saturating_mul(g.limit.saturating_add(1))
-            .saturating_mul(g.throw().sums.len() as u64);
+        let work = (k as u64).saturating_mul(work);
         if work > args.max_distribution_work {
             return Err(Failure::limit(format!(
                 "{}--distribution {k} would take {work} steps, above \
@@ -158,21 +162,26 @@ fn check_limits(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<(), Fa
     Ok(())
 }
 
-fn exact_too_large(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Failure {
-    Failure::limit(format!(
-        "{}exact arithmetic for the limit {} is above --max-exact-limit {}; raise \
-         --max-exact-limit to compute it (the fractions grow with the limit)",
-        which(i, of),
-        g.limit,
-        args.max_exact_limit
-    ))
+fn check_exact(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<(), Failure> {
+    let work = g.throw().exact_work(g.limit);
+    if work > args.max_exact_work {
+        return Err(Failure::limit(format!(
+            "{}exact arithmetic for the limit {} would take about {work} word operations, \
+             above --max-exact-work {}; raise --max-exact-work to compute it (the numbers \
+             grow with the limit)",
+            which(i, of),
+            g.limit,
+            args.max_exact_work
+        )));
+    }
+    Ok(())
 }
 
 fn answer(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<Answer, Failure> {
     let throw = g.throw();
     let distribution = args.distribution.map(|k| over_within(&throw, g.limit, k));
     if args.exact {
-        let (q, _) = solve_expected::<Exact>(g)?;
+        let q = expected_throws_exact(&throw, g.limit);
         return Ok(Answer {
             expected: q.to_f64(),
             text: decimal(&q, PLACES),
@@ -190,17 +199,15 @@ fn answer(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<Answer, Fail
         });
     }
     // The expectation is beyond what f64 can hold (the chance of finishing without a
-    // reset underflowed): say so, and compute it exactly when that is affordable.
+    // reset underflowed): compute it exactly when that is affordable, and say so.
+    check_exact(args, g, i, of)?;
     eprintln!(
         "warning: {}the expectation is too large for floating point (the chance of a \
          game without a reset is {:e}); computing it in exact arithmetic",
         which(i, of),
         e.no_reset
     );
-    if g.limit > args.max_exact_limit {
-        return Err(exact_too_large(args, g, i, of));
-    }
-    let (q, _) = solve_expected::<Exact>(g)?;
+    let q = expected_throws_exact(&throw, g.limit);
     Ok(Answer {
         expected: q.to_f64(),
         text: decimal(&q, PLACES),

@@ -8,7 +8,7 @@ pub mod parse;
 pub mod rules;
 
 pub use distribution::over_within;
-pub use kernel::{expected_throws, Expectation};
+pub use kernel::{expected_throws, expected_throws_exact, Expectation};
 pub use model::{solve_expected, DiceModel, OVER};
 pub use parse::parse_cases;
 pub use rules::{Game, RuleError, Throw, MAX_DICE, MAX_FACES, MIN_FACES};

@@ -175,6 +175,27 @@ impl Throw {
     pub fn max_sum(&self) -> u64 {
         self.sums.last().map_or(0, |&(s, _)| s)
     }
+
+    /// The steps of the floating-point pass up to `limit`: one per counter and sum.
+    pub fn work(&self, limit: u64) -> u64 {
+        limit
+            .saturating_add(1)
+            .saturating_mul(self.sums.len() as u64)
+    }
+
+    /// An estimate of the 64-bit word operations of the exact pass up to `limit`: for
+    /// each counter, one operation per sum and per power of `T` it spans, on numbers of
+    /// up to `T^(limit / least sum)`.
+    pub fn exact_work(&self, limit: u64) -> u64 {
+        let least = self.sums.first().map_or(1, |&(s, _)| s).max(1);
+        let throws = limit / least + 1;
+        let bits = (throws as f64 * (self.total as f64).log2()).ceil() as u64;
+        let per_counter = self.sums.len() as u64 + self.max_sum() / least + 1;
+        limit
+            .saturating_add(1)
+            .saturating_mul(per_counter)
+            .saturating_mul(bits / 64 + 1)
+    }
 }
 
 #[cfg(test)]

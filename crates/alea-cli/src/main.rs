@@ -6,6 +6,7 @@
 mod dice;
 mod failure;
 mod input;
+mod jenga;
 mod patience;
 mod progress;
 
@@ -50,6 +51,9 @@ enum Game {
     /// One Person Game: expected throws with resets, exactly, for any dice.
     #[command(after_help = EXIT_CODES)]
     Dice(dice::DiceArgs),
+    /// Colored Jenga: the least expected game length and the best move.
+    #[command(after_help = EXIT_CODES)]
+    Jenga(jenga::JengaArgs),
 }
 
 fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
@@ -62,6 +66,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match &cli.game {
         Game::Patience(args) => patience::run(args, out),
         Game::Dice(args) => dice::run(args, out),
+        Game::Jenga(args) => jenga::run(args, out),
     }
 }
 
@@ -70,7 +75,7 @@ impl Cli {
     fn streams(&self) -> bool {
         match &self.game {
             Game::Patience(args) => args.streams(),
-            Game::Dice(_) => false,
+            Game::Dice(_) | Game::Jenga(_) => false,
         }
     }
 }

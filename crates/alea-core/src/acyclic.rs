@@ -2,6 +2,8 @@
 //!
 //! It keeps its own stack instead of recursing, so deep games (a long dice race, a tall
 //! tower) cannot overflow the thread's stack, and it reports a cycle instead of looping.
+//! A self-loop (a throw that changes nothing) is not a cycle: it is eliminated in closed
+//! form.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -110,6 +112,7 @@ impl<S: Copy + Eq + std::hash::Hash + std::fmt::Debug, V: Value> Workspace<S, V>
                 let frame = stack.pop().expect("stack is not empty");
                 let edges = &arena[frame.edges_from..];
                 let v = node_value(
+                    &frame.state,
                     frame.kind,
                     frame.reward,
                     edges,
@@ -155,7 +158,8 @@ impl<S: Copy + Eq + std::hash::Hash + std::fmt::Debug, V: Value> Workspace<S, V>
                     to,
                     weight: e.weight,
                 });
-                if values.contains_key(&to) {
+                // A self-loop is solved in closed form by `node_value`.
+                if to == state || values.contains_key(&to) {
                     continue;
                 }
                 if open.contains(&to) {
@@ -260,6 +264,31 @@ mod tests {
         assert_eq!(value(Pick::Max), "9/4"); // 13/4 - 1
         assert_eq!(value(Pick::Min), "2/1"); // 3 - 1
         assert_eq!(value(Pick::Uniform), "17/8"); // (3 + 13/4) / 2 - 1
+    }
+
+    /// Throw a die until it shows a six; each throw costs 1: six throws expected.
+    struct Six;
+    impl Model for Six {
+        type State = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
+            if s == 1 {
+                out.terminal(0);
+            } else {
+                out.chance(1);
+                out.weighted(0, 5);
+                out.weighted(1, 1);
+            }
+        }
+    }
+
+    #[test]
+    fn self_loops_are_eliminated_in_closed_form() {
+        let s = solve::<_, Exact>(&Six, &Limits::default()).unwrap();
+        assert_eq!(fraction(s.start_value()), "6/1");
+        assert_eq!(s.len(), 2);
     }
 
     struct Loop;

@@ -3,9 +3,8 @@
 //!
 //! The states are split into strongly connected components (Tarjan's algorithm, with
 //! an explicit stack), which are solved one at a time, each after every component it
-//! leads to. A component of one state with no self-loop is evaluated as in the acyclic
-//! solver. A self-loop is eliminated in closed form: with weights `w`, reward `r` and
-//! total weight `W`, `v = (W r + sum_{j != s} w_j v_j) / (W - w_s)`, exact in integers.
+//! leads to. A component of one state is evaluated as in the acyclic solver, a
+//! self-loop eliminated in closed form there.
 //! A larger component is a set of cycles: the targets of the depth-first search's back
 //! edges (the cut states) become unknowns, every state of the component is written as an
 //! affine function of them, and the small linear system that the cut states' own
@@ -250,7 +249,14 @@ fn solve_component<M: Model, V: Value>(
             let state = states[m as usize];
             model.expand(state, buf);
             canonicalise(model, buf);
-            let v = with_self_loop(state, buf, values)?;
+            let v = node_value(
+                &state,
+                buf.kind,
+                buf.reward,
+                &buf.edges,
+                |s| &values[s],
+                || format!("{state:?}"),
+            )?;
             values.insert(state, v);
         }
         return Ok(());
@@ -301,40 +307,6 @@ fn describe(kind: Kind) -> &'static str {
         Kind::Chance => "chance",
         _ => "choice",
     }
-}
-
-/// The value of a state whose successors are all known, except perhaps itself.
-fn with_self_loop<S, V>(state: S, buf: &Expansion<S>, values: &FxHashMap<S, V>) -> Result<V>
-where
-    S: Copy + Eq + std::hash::Hash + std::fmt::Debug,
-    V: Value,
-{
-    let self_weight: u64 = buf
-        .edges
-        .iter()
-        .filter(|e| e.to == state)
-        .fold(0, |sum, e| sum.saturating_add(e.weight));
-    if self_weight == 0 || buf.kind == Kind::Terminal {
-        return node_value(
-            buf.kind,
-            buf.reward,
-            &buf.edges,
-            |s| &values[s],
-            || format!("{state:?}"),
-        );
-    }
-    if let Kind::Choice(Pick::Max | Pick::Min) = buf.kind {
-        return Err(Error::ChoiceCycle(format!("{state:?}")));
-    }
-    let total = total_weight(&buf.edges, || format!("{state:?}"))?;
-    if total == self_weight {
-        return Err(Error::NeverEnds(format!("{state:?}")));
-    }
-    let mut sum = V::from_int(total as i64).mul(&V::from_int(buf.reward));
-    for e in buf.edges.iter().filter(|e| e.to != state) {
-        sum = sum.add(&V::from_int(e.weight as i64).mul(&values[&e.to]));
-    }
-    Ok(sum.div(&V::from_int((total - self_weight) as i64)))
 }
 
 /// A state of a cyclic component as an affine function of the cut states.

@@ -97,6 +97,7 @@ pub fn solve_layered<M: Model, V: Value>(
                     e.to = model.canonical(e.to);
                 }
                 let v = node_value(
+                    &s,
                     buf.kind,
                     buf.reward,
                     &buf.edges,

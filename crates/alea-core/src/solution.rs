@@ -39,12 +39,23 @@ impl<S: Copy + Eq + std::hash::Hash, V> Solution<S, V> {
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
+
+    /// Every evaluated state, in no particular order.
+    pub fn states(&self) -> impl Iterator<Item = &S> {
+        self.values.keys()
+    }
 }
 
-/// The value of a node of `kind` earning `reward`, given its edges and a way to read each
-/// successor's value. Weighted means divide once, at the end, so exact arithmetic stays
-/// exact and floating point loses as little as it can.
-pub(crate) fn node_value<'a, S, V: Value>(
+/// The value of `state`, a node of `kind` earning `reward`, given its edges and a way to
+/// read each other successor's value. Weighted means divide once, at the end, so exact
+/// arithmetic stays exact and floating point loses as little as it can.
+///
+/// Edges back to `state` itself (a throw that changes nothing) are eliminated in closed
+/// form: with weights `w`, total `W` and self weight `w_s`,
+/// `v = (W reward + sum_{others} w v) / (W - w_s)`, exact in integers. A maximising or
+/// minimising choice may not loop to itself.
+pub(crate) fn node_value<'a, S: PartialEq, V: Value>(
+    state: &S,
     kind: Kind,
     reward: i64,
     edges: &[Edge<S>],
@@ -64,12 +75,17 @@ pub(crate) fn node_value<'a, S, V: Value>(
             kind,
         });
     }
-    let combined = match kind {
+    match kind {
         Kind::Terminal => unreachable!("handled above"),
         Kind::Chance | Kind::Choice(Pick::Uniform) => {
             let total_weight = total_weight(edges, &describe)?;
+            let mut self_weight = 0;
             let mut sum = V::zero();
             for e in edges {
+                if e.to == *state {
+                    self_weight += e.weight;
+                    continue;
+                }
                 let v = value_of(&e.to);
                 sum = if e.weight == 1 {
                     sum.add(v)
@@ -77,9 +93,26 @@ pub(crate) fn node_value<'a, S, V: Value>(
                     sum.add(&v.mul(&V::from_int(e.weight as i64)))
                 };
             }
-            sum.div(&V::from_int(total_weight as i64))
+            if self_weight == 0 {
+                let mean = sum.div(&V::from_int(total_weight as i64));
+                return Ok(if reward == 0 {
+                    mean
+                } else {
+                    mean.add(&V::from_int(reward))
+                });
+            }
+            if self_weight == total_weight {
+                return Err(Error::NeverEnds(describe()));
+            }
+            let spent = V::from_int(reward).mul(&V::from_int(total_weight as i64));
+            Ok(sum
+                .add(&spent)
+                .div(&V::from_int((total_weight - self_weight) as i64)))
         }
         Kind::Choice(pick) => {
+            if edges.iter().any(|e| e.to == *state) {
+                return Err(Error::ChoiceCycle(describe()));
+            }
             let mut best = value_of(&edges[0].to).clone();
             for e in &edges[1..] {
                 let v = value_of(&e.to);
@@ -87,14 +120,13 @@ pub(crate) fn node_value<'a, S, V: Value>(
                     best = v.clone();
                 }
             }
-            best
+            Ok(if reward == 0 {
+                best
+            } else {
+                best.add(&V::from_int(reward))
+            })
         }
-    };
-    Ok(if reward == 0 {
-        combined
-    } else {
-        combined.add(&V::from_int(reward))
-    })
+    }
 }
 
 /// The sum of the edge weights, checked to fit the `i64` that arithmetic backends take.

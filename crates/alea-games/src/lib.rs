@@ -3,6 +3,7 @@
 //! prints: the command line decides how results are shown.
 
 pub mod dice;
+pub mod jenga;
 pub mod patience;
 pub mod text;
 

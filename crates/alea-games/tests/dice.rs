@@ -7,6 +7,7 @@ use alea_games::dice::{
     expected_throws, expected_throws_exact, over_within, solve_expected, DiceModel, Game,
 };
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -171,7 +172,13 @@ fn simulation_agrees_with_exact_values() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    // A fixed seed keeps CI repeatable; change it to explore other cases.
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        rng_seed: RngSeed::Fixed(3329),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn kernel_matches_exact_for_any_dice(
@@ -183,7 +190,10 @@ proptest! {
         let resets: Vec<Vec<u32>> = (0..rng.gen_range(0..=2))
             .map(|_| faces.iter().map(|&k| rng.gen_range(1..=k)).collect())
             .collect();
-        let game = Game::new(faces, resets, limit).unwrap();
+        // A game whose every outcome resets is refused (tested elsewhere): skip it.
+        let game = Game::new(faces, resets, limit);
+        prop_assume!(game.is_ok());
+        let game = game.unwrap();
         let (exact, _) = solve_expected::<Exact>(&game).unwrap();
         prop_assert_eq!(&expected_throws_exact(&game.throw(), game.limit), &exact);
         let fast = expected_throws(&game.throw(), game.limit);

@@ -13,6 +13,7 @@ use alea_games::patience::{
 use std::collections::HashSet;
 
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -203,7 +204,13 @@ fn hints_are_consistent_with_the_analysis() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    // A fixed seed keeps CI repeatable; change it to explore other cases.
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        rng_seed: RngSeed::Fixed(1637),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn invariants_hold_on_random_deals(seed in any::<u64>(), cut in 0usize..5) {

@@ -1,0 +1,201 @@
+//! `alea jenga`: Colored Jenga, the least expected game length and the best move.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::{json, Map, Value as Json};
+
+use alea_core::{fraction, Exact, Value};
+use alea_games::jenga::{
+    advise, parse_tower, solve_tower, Advice, Kernel, TooManyPositions, Tower, COLOURS,
+};
+
+use crate::failure::Failure;
+use crate::input::Input;
+
+/// Decimal places printed (the judge asks for at least 12).
+const PLACES: usize = 15;
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Input: n, then n levels of three letters from R, G, B (left, middle, right), bottom to \
+top: the last line is the top. Towers of 2 to 20 levels are read; past 8 or 9 levels the \
+positions outgrow the default --max-states.")]
+pub struct JengaArgs {
+    /// The tower, in the judge format; standard input when absent or `-`.
+    file: Option<PathBuf>,
+    /// The expectation as a reduced fraction p/q (exact arithmetic).
+    #[arg(long)]
+    exact: bool,
+    /// JSON: expected_minutes and states (canonical positions stored).
+    #[arg(long)]
+    json: bool,
+    /// Every legal move of each colour with the expected minutes left after it, best
+    /// first.
+    #[arg(long)]
+    hint: bool,
+    /// The most positions stored before giving up (exit status 3).
+    #[arg(long, default_value_t = 5_000_000, value_name = "N")]
+    max_states: usize,
+}
+
+pub fn run(args: &JengaArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let input = Input::read(args.file.as_deref())?;
+    let tower = parse_tower(&input.bytes).map_err(|e| input.error(e))?;
+    if args.hint || args.exact {
+        return if args.exact {
+            with_engine::<Exact>(&tower, args, out)
+        } else {
+            with_engine::<f64>(&tower, args, out)
+        };
+    }
+    let (expected, states) = Kernel::new(args.max_states)
+        .expected(&tower)
+        .map_err(|TooManyPositions(limit)| too_many(limit))?;
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({ "expected_minutes": expected, "states": states })
+        )?;
+    } else {
+        writeln!(out, "{expected:.PLACES$}")?;
+    }
+    Ok(())
+}
+
+fn too_many(limit: usize) -> Failure {
+    Failure::limit(format!(
+        "the tower needs more than {limit} positions; raise --max-states to go on \
+         (each position takes about 100 bytes)"
+    ))
+}
+
+/// A number as text: the fraction in exact arithmetic, else decimals.
+fn shown<V: Value>(v: &V, exact: bool, q: impl Fn(&V) -> Option<String>) -> String {
+    match q(v).filter(|_| exact) {
+        Some(text) => text,
+        None => format!("{:.PLACES$}", v.to_f64()),
+    }
+}
+
+/// The exact text of a value, when the arithmetic is exact.
+trait ExactText {
+    fn exact_text(&self) -> Option<String>;
+}
+
+impl ExactText for f64 {
+    fn exact_text(&self) -> Option<String> {
+        None
+    }
+}
+
+impl ExactText for Exact {
+    fn exact_text(&self) -> Option<String> {
+        Some(fraction(self))
+    }
+}
+
+fn with_engine<V: Value + ExactText>(
+    tower: &Tower,
+    args: &JengaArgs,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    // The engine also stores a choice node per colour of a position.
+    let nodes = args.max_states.saturating_mul(4);
+    let solved = solve_tower::<V>(tower, nodes).map_err(|e| match e {
+        alea_core::Error::TooManyStates { .. } => too_many(args.max_states),
+        other => other.into(),
+    })?;
+    let expected = solved.expected();
+    if !args.hint {
+        if args.json {
+            let mut o = json!({
+                "expected_minutes": expected.to_f64(),
+                "states": solved.positions(),
+            });
+            if let Some(q) = expected.exact_text() {
+                o["expected_minutes_exact"] = json!(q);
+            }
+            writeln!(out, "{o}")?;
+        } else {
+            writeln!(out, "{}", shown(expected, args.exact, V::exact_text))?;
+        }
+        return Ok(());
+    }
+
+    let advice = advise(tower, &solved);
+    if args.json {
+        let mut colours = Map::new();
+        for (c, moves) in advice.iter().enumerate() {
+            let list: Vec<Json> = moves.iter().map(move_json).collect();
+            colours.insert(COLOURS[c].to_string(), Json::Array(list));
+        }
+        let mut o = json!({
+            "expected_minutes": expected.to_f64(),
+            "states": solved.positions(),
+            "colors": colours,
+        });
+        if let Some(q) = expected.exact_text() {
+            o["expected_minutes_exact"] = json!(q);
+        }
+        writeln!(out, "{o}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "expected minutes with best play: {}",
+        shown(expected, args.exact, V::exact_text)
+    )?;
+    for (c, moves) in advice.iter().enumerate() {
+        writeln!(out)?;
+        writeln!(out, "{}: {}", COLOURS[c], plural(moves.len()))?;
+        if moves.is_empty() {
+            continue;
+        }
+        let rows: Vec<[String; 3]> = moves
+            .iter()
+            .map(|m| {
+                [
+                    format!("level {} {}", m.level, m.slot),
+                    m.place.to_string(),
+                    shown(&m.expected, args.exact, V::exact_text),
+                ]
+            })
+            .collect();
+        let header = ["take", "place on top", "expected after"].map(String::from);
+        let width = |i: usize| {
+            rows.iter()
+                .chain([&header])
+                .map(|r| r[i].len())
+                .max()
+                .unwrap_or(0)
+        };
+        let (w0, w1) = (width(0), width(1));
+        for r in [&header].into_iter().chain(&rows) {
+            writeln!(out, "  {:<w0$}  {:<w1$}  {}", r[0], r[1], r[2])?;
+        }
+    }
+    Ok(())
+}
+
+fn plural(moves: usize) -> String {
+    match moves {
+        0 => "no legal move (the minute passes)".to_string(),
+        1 => "1 legal move".to_string(),
+        n => format!("{n} legal moves, best first"),
+    }
+}
+
+fn move_json<V: Value + ExactText>(m: &Advice<V>) -> Json {
+    let mut o = json!({
+        "take": { "level": m.level, "slot": m.slot },
+        "place": m.place,
+        "expected": m.expected.to_f64(),
+    });
+    if let Some(q) = m.expected.exact_text() {
+        o["expected_exact"] = json!(q);
+    }
+    o
+}

@@ -568,7 +568,14 @@ mod tests {
                 if s >= 6 {
                     out.terminal(i64::from(s));
                 } else {
-                    out.choice(if s % 2 == 0 { Pick::Max } else { Pick::Min }, 1);
+                    out.choice(
+                        if s.is_multiple_of(2) {
+                            Pick::Max
+                        } else {
+                            Pick::Min
+                        },
+                        1,
+                    );
                     out.edge(s + 1);
                     out.edge(s + 2);
                 }

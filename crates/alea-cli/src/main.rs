@@ -9,6 +9,7 @@ mod input;
 mod jenga;
 mod patience;
 mod progress;
+mod yahtzee;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -54,6 +55,9 @@ enum Game {
     /// Colored Jenga: the least expected game length and the best move.
     #[command(after_help = EXIT_CODES)]
     Jenga(jenga::JengaArgs),
+    /// Yahtzee: the best assignment of thirteen rounds to the thirteen categories.
+    #[command(after_help = EXIT_CODES)]
+    Yahtzee(yahtzee::YahtzeeArgs),
 }
 
 fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
@@ -67,6 +71,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Game::Patience(args) => patience::run(args, out),
         Game::Dice(args) => dice::run(args, out),
         Game::Jenga(args) => jenga::run(args, out),
+        Game::Yahtzee(args) => yahtzee::run(args, out),
     }
 }
 
@@ -75,7 +80,7 @@ impl Cli {
     fn streams(&self) -> bool {
         match &self.game {
             Game::Patience(args) => args.streams(),
-            Game::Dice(_) | Game::Jenga(_) => false,
+            Game::Dice(_) | Game::Jenga(_) | Game::Yahtzee(_) => false,
         }
     }
 }

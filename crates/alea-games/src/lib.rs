@@ -6,5 +6,6 @@ pub mod dice;
 pub mod jenga;
 pub mod patience;
 pub mod text;
+pub mod yahtzee;
 
 pub use text::ParseError;

@@ -1,0 +1,75 @@
+//! `alea yahtzee`: the judge's category assignment.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use rayon::prelude::*;
+use serde_json::json;
+
+use alea_games::yahtzee::{best_assignment, parse_games, Assignment, CATEGORIES};
+
+use crate::failure::Failure;
+use crate::input::Input;
+use crate::progress;
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Input: games of 13 rounds until the end of the input, one round of five dice (1 to 6) per \
+line. Output per game: the 13 category scores (ones to sixes, chance, three of a kind, \
+four of a kind, five of a kind, short straight, long straight, full house), the bonus and \
+the total, for an assignment with the largest total.")]
+pub struct YahtzeeArgs {
+    /// Games in the judge format; standard input when absent or `-`.
+    file: Option<PathBuf>,
+    /// Score a full house only for three of one value and two of another (by default
+    /// five of a kind is a full house too).
+    #[arg(long)]
+    strict_full_house: bool,
+    /// One JSON object per game: scores, bonus, total, and rounds (the 1-based round
+    /// assigned to each category).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &YahtzeeArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let input = Input::read(args.file.as_deref())?;
+    let games = parse_games(&input.bytes).map_err(|e| input.error(e))?;
+    let bar = progress::bar(games.len() as u64, "games");
+    let assignments: Vec<Assignment> = games
+        .par_iter()
+        .map(|g| {
+            let a = best_assignment(g, args.strict_full_house);
+            bar.inc(1);
+            a
+        })
+        .collect();
+    bar.finish_and_clear();
+    for a in &assignments {
+        if args.json {
+            let by_name: serde_json::Map<String, serde_json::Value> = CATEGORIES
+                .iter()
+                .zip(&a.scores)
+                .map(|(name, s)| (name.to_string(), json!(s)))
+                .collect();
+            let o = json!({
+                "scores": a.scores,
+                "bonus": a.bonus,
+                "total": a.total,
+                "rounds": a.rounds.map(|r| r + 1),
+                "by_category": by_name,
+            });
+            writeln!(out, "{o}")?;
+        } else {
+            let mut line = String::with_capacity(64);
+            for s in a.scores.iter().chain([&a.bonus, &a.total]) {
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(&s.to_string());
+            }
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}

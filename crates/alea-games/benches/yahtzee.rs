@@ -1,0 +1,52 @@
+//! The judge's Yahtzee: 1000 random games (seed 1) by the split into upper and lower
+//! sections, on one thread and in parallel, and by the classic table over (categories
+//! used, upper total) for comparison.
+
+use alea_games::yahtzee::{best_assignment, best_total_by_table, Game};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+fn main() {
+    divan::main();
+}
+
+fn games(count: usize, seed: u64) -> Vec<Game> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| rng.gen_range(1..=6))))
+        .collect()
+}
+
+#[divan::bench(sample_count = 20)]
+fn games_1000(bencher: divan::Bencher) {
+    let games = games(1000, 1);
+    bencher.bench(|| {
+        games
+            .par_iter()
+            .map(|g| best_assignment(divan::black_box(g), false).total)
+            .sum::<u32>()
+    });
+}
+
+#[divan::bench(sample_count = 20)]
+fn games_1000_one_thread(bencher: divan::Bencher) {
+    let games = games(1000, 1);
+    bencher.bench(|| {
+        games
+            .iter()
+            .map(|g| best_assignment(divan::black_box(g), false).total)
+            .sum::<u32>()
+    });
+}
+
+#[divan::bench(sample_count = 3)]
+fn games_1000_by_the_classic_table_one_thread(bencher: divan::Bencher) {
+    let games = games(1000, 1);
+    bencher.bench(|| {
+        games
+            .iter()
+            .map(|g| best_total_by_table(divan::black_box(g), false))
+            .sum::<u32>()
+    });
+}

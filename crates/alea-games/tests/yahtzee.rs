@@ -17,7 +17,7 @@ fn permutations(items: &mut Vec<usize>, k: usize, visit: &mut impl FnMut(&[usize
     }
     for i in 0..k {
         permutations(items, k - 1, visit);
-        let j = if k % 2 == 0 { i } else { 0 };
+        let j = if k.is_multiple_of(2) { i } else { 0 };
         items.swap(j, k - 1);
     }
 }

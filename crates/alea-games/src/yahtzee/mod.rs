@@ -4,6 +4,7 @@
 pub mod assign;
 pub mod parse;
 pub mod score;
+pub mod solitaire;
 
 pub use assign::{best_assignment, best_total_by_table, bonus_for, Assignment};
 pub use parse::{parse_games, Game, ROUNDS};

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{json, Map, Value as Json};
 
-use alea_core::{fraction, Exact, Value};
+use alea_core::Exact;
 use alea_games::jenga::{
     advise, parse_tower, solve_tower, Advice, Kernel, TooManyPositions, Tower, COLOURS,
 };
 
 use crate::failure::Failure;
 use crate::input::Input;
+use crate::show::{table, Shown};
 
 /// Decimal places printed (the judge asks for at least 12).
 const PLACES: usize = 15;
@@ -72,32 +73,7 @@ fn too_many(limit: usize) -> Failure {
     ))
 }
 
-/// A number as text: the fraction in exact arithmetic, else decimals.
-fn shown<V: Value>(v: &V, exact: bool, q: impl Fn(&V) -> Option<String>) -> String {
-    match q(v).filter(|_| exact) {
-        Some(text) => text,
-        None => format!("{:.PLACES$}", v.to_f64()),
-    }
-}
-
-/// The exact text of a value, when the arithmetic is exact.
-trait ExactText {
-    fn exact_text(&self) -> Option<String>;
-}
-
-impl ExactText for f64 {
-    fn exact_text(&self) -> Option<String> {
-        None
-    }
-}
-
-impl ExactText for Exact {
-    fn exact_text(&self) -> Option<String> {
-        Some(fraction(self))
-    }
-}
-
-fn with_engine<V: Value + ExactText>(
+fn with_engine<V: Shown>(
     tower: &Tower,
     args: &JengaArgs,
     out: &mut dyn Write,
@@ -120,7 +96,7 @@ fn with_engine<V: Value + ExactText>(
             }
             writeln!(out, "{o}")?;
         } else {
-            writeln!(out, "{}", shown(expected, args.exact, V::exact_text))?;
+            writeln!(out, "{}", expected.text(PLACES))?;
         }
         return Ok(());
     }
@@ -146,7 +122,7 @@ fn with_engine<V: Value + ExactText>(
     writeln!(
         out,
         "expected minutes with best play: {}",
-        shown(expected, args.exact, V::exact_text)
+        expected.text(PLACES)
     )?;
     for (c, moves) in advice.iter().enumerate() {
         writeln!(out)?;
@@ -160,22 +136,11 @@ fn with_engine<V: Value + ExactText>(
                 [
                     format!("level {} {}", m.level, m.slot),
                     m.place.to_string(),
-                    shown(&m.expected, args.exact, V::exact_text),
+                    m.expected.text(PLACES),
                 ]
             })
             .collect();
-        let header = ["take", "place on top", "expected after"].map(String::from);
-        let width = |i: usize| {
-            rows.iter()
-                .chain([&header])
-                .map(|r| r[i].len())
-                .max()
-                .unwrap_or(0)
-        };
-        let (w0, w1) = (width(0), width(1));
-        for r in [&header].into_iter().chain(&rows) {
-            writeln!(out, "  {:<w0$}  {:<w1$}  {}", r[0], r[1], r[2])?;
-        }
+        table(out, ["take", "place on top", "expected after"], &rows)?;
     }
     Ok(())
 }
@@ -188,7 +153,7 @@ fn plural(moves: usize) -> String {
     }
 }
 
-fn move_json<V: Value + ExactText>(m: &Advice<V>) -> Json {
+fn move_json<V: Shown>(m: &Advice<V>) -> Json {
     let mut o = json!({
         "take": { "level": m.level, "slot": m.slot },
         "place": m.place,

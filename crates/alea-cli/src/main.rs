@@ -9,6 +9,7 @@ mod input;
 mod jenga;
 mod patience;
 mod progress;
+mod show;
 mod yahtzee;
 
 use std::io::Write;

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use serde_json::{json, Value as Json};
 
-use alea_core::{fraction, Exact, Value};
+use alea_core::{fraction, Exact};
 use alea_games::patience::{
     analyse, hints, parse_deals, random_play, random_play_all, stats, Analysis, Deal, MoveHint,
     RandomDeals, Stats, BINS,
@@ -16,6 +16,7 @@ use alea_games::patience::{
 use crate::failure::Failure;
 use crate::input::Input;
 use crate::progress;
+use crate::show::{table, Shown};
 
 #[derive(Debug, Args)]
 #[command(
@@ -186,31 +187,6 @@ fn run_json(
     Ok(())
 }
 
-/// How a probability is shown: six decimals for `f64`, `p/q` for exact values (which
-/// also add a `random_play_exact` field to JSON).
-trait Shown: Value {
-    fn text(&self) -> String;
-    fn exact_text(&self) -> Option<String>;
-}
-
-impl Shown for f64 {
-    fn text(&self) -> String {
-        format!("{self:.6}")
-    }
-    fn exact_text(&self) -> Option<String> {
-        None
-    }
-}
-
-impl Shown for Exact {
-    fn text(&self) -> String {
-        fraction(self)
-    }
-    fn exact_text(&self) -> Option<String> {
-        Some(fraction(self))
-    }
-}
-
 fn run_hints(
     deals: &[Deal],
     args: &PatienceArgs,
@@ -275,7 +251,7 @@ fn write_hints<V: Shown>(
             out,
             "deal {}: the random player wins with probability {}; the deal is {}",
             i + 1,
-            a.random_play.text(),
+            a.random_play.text(6),
             if a.solvable {
                 "winnable"
             } else {
@@ -291,29 +267,13 @@ fn write_hints<V: Shown>(
             .map(|m| {
                 [
                     format!("{} {}", m.piles.0, m.piles.1),
-                    m.random_play.text(),
-                    m.loss.text(),
+                    m.random_play.text(6),
+                    m.loss.text(6),
                     (if m.solvable { "yes" } else { "no" }).to_string(),
                 ]
             })
             .collect();
-        let header = ["piles", "random play", "loss", "winnable"].map(String::from);
-        // Columns as wide as their widest entry: exact fractions can be long.
-        let width = |c: usize| {
-            rows.iter()
-                .chain([&header])
-                .map(|r| r[c].len())
-                .max()
-                .unwrap_or(0)
-        };
-        let (w0, w1, w2) = (width(0), width(1), width(2));
-        for r in [&header].into_iter().chain(&rows) {
-            writeln!(
-                out,
-                "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
-                r[0], r[1], r[2], r[3]
-            )?;
-        }
+        table(out, ["piles", "random play", "loss", "winnable"], &rows)?;
     }
     Ok(())
 }

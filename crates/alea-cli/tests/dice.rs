@@ -1,35 +1,14 @@
 //! `alea dice` as a user runs it: the judge's sample byte for byte, any dice from the
 //! command line, JSON, the floating-point fallback, bad input and resource guards.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{alea, assert_fails, stdout};
 
 use serde_json::Value as Json;
 
 fn data(name: &str) -> String {
-    format!("{}/tests/data/dice/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn alea(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the alea binary starts");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
+    common::data("dice", name)
 }
 
 #[test]
@@ -113,14 +92,6 @@ fn expectations_beyond_f64_fall_back_to_exact() {
     assert_eq!(frac, "000000000000000");
     assert_eq!(int.len(), 332); // 2^1102 has 332 digits
     assert!(int.ends_with('2')); // 2^1102 ends in 4; minus 2
-}
-
-fn assert_fails(args: &[&str], stdin: &[u8], code: i32, expected: &str) {
-    let out = alea(args, stdin);
-    assert_eq!(out.status.code(), Some(code), "{args:?}");
-    assert!(out.stdout.is_empty(), "nothing on stdout");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with(expected), "{err}");
 }
 
 #[test]

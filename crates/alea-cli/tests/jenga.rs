@@ -1,35 +1,14 @@
 //! `alea jenga` as a user runs it: the sample and known answers, JSON, hints, exact
 //! fractions, bad input and the state guard.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{alea, assert_fails, stdout};
 
 use serde_json::Value as Json;
 
 fn data(name: &str) -> String {
-    format!("{}/tests/data/jenga/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn alea(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the alea binary starts");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
+    common::data("jenga", name)
 }
 
 fn number(path: &str) -> f64 {
@@ -105,14 +84,6 @@ fn hints_reproduce_the_expectation() {
     assert!(text.starts_with("expected minutes with best play: 14.3448066595355"));
     // Levels are numbered from 1 at the bottom; the top (level 4) never gives a block.
     assert!(!text.contains("level 4"));
-}
-
-fn assert_fails(args: &[&str], stdin: &[u8], code: i32, expected: &str) {
-    let out = alea(args, stdin);
-    assert_eq!(out.status.code(), Some(code), "{args:?}");
-    assert!(out.stdout.is_empty(), "nothing on stdout");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with(expected), "{err}");
 }
 
 #[test]

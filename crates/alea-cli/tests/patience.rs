@@ -1,36 +1,15 @@
 //! `alea patience` as a user runs it: the judge's sample and known answers byte for
 //! byte, every output mode, and bad input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{alea, stdout};
 
 use alea_games::patience::{parse_deals, replays_to_empty};
 use serde_json::Value as Json;
 
 fn data(name: &str) -> String {
-    format!("{}/tests/data/patience/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn alea(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the alea binary starts");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
+    common::data("patience", name)
 }
 
 #[test]
@@ -216,11 +195,7 @@ fn few_deals_give_clean_figures() {
 }
 
 fn assert_bad_input(stdin: &[u8], expected: &str) {
-    let out = alea(&["patience"], stdin);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty(), "nothing on stdout");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with(expected), "{err}");
+    common::assert_fails(&["patience"], stdin, 2, expected);
 }
 
 #[test]

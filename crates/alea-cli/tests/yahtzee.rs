@@ -2,36 +2,15 @@
 //! optimal line is accepted when totals tie), the known totals, JSON, the full-house
 //! rule, determinism, and bad input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{alea, stdout};
 
 use alea_games::yahtzee::{best_total_by_table, parse_games, score, Game, ROUNDS};
 use serde_json::Value as Json;
 
 fn data(name: &str) -> String {
-    format!("{}/tests/data/yahtzee/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn alea(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the alea binary starts");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
+    common::data("yahtzee", name)
 }
 
 /// Checks one printed line against its game: fifteen numbers; the thirteen scores come
@@ -155,11 +134,7 @@ fn the_same_line_whatever_the_thread_count() {
 }
 
 fn assert_fails(stdin: &[u8], expected: &str) {
-    let out = alea(&["yahtzee"], stdin);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty(), "nothing on stdout");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with(expected), "{err}");
+    common::assert_fails(&["yahtzee"], stdin, 2, expected);
 }
 
 #[test]

@@ -59,6 +59,9 @@ pub struct DiceArgs {
     /// The most steps `--distribution` may take (throws x states x sums).
     #[arg(long, default_value_t = 2_000_000_000, value_name = "N")]
     max_distribution_work: u64,
+    /// The most memory, in MiB, the tables of `--distribution` may take.
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    max_distribution_mib: u64,
 }
 
 /// One game's answer, in the forms asked for.
@@ -79,9 +82,7 @@ pub fn run(args: &DiceArgs, out: &mut dyn Write) -> Result<(), Failure> {
             parse_cases(&input.bytes).map_err(|e| input.error(e))?
         }
     };
-    for (i, g) in games.iter().enumerate() {
-        check_limits(args, g, i, games.len())?;
-    }
+    check_limits(args, &games)?;
     let answers: Vec<Answer> = games
         .par_iter()
         .enumerate()
@@ -89,9 +90,14 @@ pub fn run(args: &DiceArgs, out: &mut dyn Write) -> Result<(), Failure> {
         .collect::<Result<_, _>>()?;
     for a in &answers {
         if args.json {
+            // Beyond the range of f64 the number is null; the exact fraction and the
+            // decimal text carry it.
             let mut o = json!({ "expected_throws": a.expected });
             if let Some(q) = &a.exact {
                 o["expected_throws_exact"] = json!(fraction(q));
+            }
+            if !a.expected.is_finite() {
+                o["expected_throws_decimal"] = json!(a.text);
             }
             if let Some(d) = &a.distribution {
                 o["distribution"] = json!(d);
@@ -131,46 +137,79 @@ fn which(i: usize, of: usize) -> String {
     }
 }
 
-fn check_limits(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<(), Failure> {
-    let throw = g.throw();
-    let work = throw.work(g.limit);
-    if work > args.max_work {
-        return Err(Failure::limit(format!(
-            "{}the limit {} takes {work} steps ({} counters x {} sums), above --max-work {}; \
-             raise --max-work to compute it (time grows linearly with the limit)",
-            which(i, of),
-            g.limit,
-            g.limit.saturating_add(1),
-            throw.sums.len(),
-            args.max_work
-        )));
-    }
-    if args.exact {
-        check_exact(args, g, i, of)?;
-    }
-    if let Some(k) = args.distribution {
-        let work = (k as u64).saturating_mul(work);
-        if work > args.max_distribution_work {
+/// The guards, on the whole input: time grows with every case.
+fn check_limits(args: &DiceArgs, games: &[Game]) -> Result<(), Failure> {
+    let of = games.len();
+    let (mut work, mut exact_work, mut distribution_work) = (0u64, 0u64, 0u64);
+    for (i, g) in games.iter().enumerate() {
+        let throw = g.throw();
+        let steps = throw.work(g.limit);
+        work = work.saturating_add(steps);
+        if work > args.max_work {
+            let what = if steps <= args.max_work {
+                format!("the first {} cases take {work} steps", i + 1)
+            } else {
+                format!(
+                    "{}the limit {} takes {steps} steps ({} counters x {} sums)",
+                    which(i, of),
+                    g.limit,
+                    g.limit.saturating_add(1),
+                    throw.sums.len()
+                )
+            };
             return Err(Failure::limit(format!(
-                "{}--distribution {k} would take {work} steps, above \
-                 --max-distribution-work {}; raise it to compute it",
-                which(i, of),
-                args.max_distribution_work
+                "{what}, above --max-work {}; raise --max-work to compute it (time grows \
+                 linearly with the limit)",
+                args.max_work
             )));
+        }
+        if args.exact {
+            exact_work = exact_work.saturating_add(throw.exact_work(g.limit));
+            check_exact(args, g, i, of, exact_work)?;
+        }
+        if let Some(k) = args.distribution {
+            distribution_work = distribution_work.saturating_add((k as u64).saturating_mul(steps));
+            if distribution_work > args.max_distribution_work {
+                return Err(Failure::limit(format!(
+                    "{}--distribution {k} would take {distribution_work} steps, above \
+                     --max-distribution-work {}; raise it to compute it",
+                    which(i, of),
+                    args.max_distribution_work
+                )));
+            }
+            // Two tables of the counter's distribution, and the answer as JSON text.
+            let bytes = g
+                .limit
+                .saturating_add(1)
+                .saturating_mul(16)
+                .saturating_add((k as u64).saturating_mul(32));
+            let mib = bytes.div_ceil(1 << 20);
+            if mib > args.max_distribution_mib {
+                return Err(Failure::limit(format!(
+                    "{}--distribution {k} with the limit {} needs about {mib} MiB, above \
+                     --max-distribution-mib {}; raise it to compute it",
+                    which(i, of),
+                    g.limit,
+                    args.max_distribution_mib
+                )));
+            }
         }
     }
     Ok(())
 }
 
-fn check_exact(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<(), Failure> {
-    let work = g.throw().exact_work(g.limit);
-    if work > args.max_exact_work {
+/// Checks the exact pass of case `i`, given the exact work of the cases so far.
+fn check_exact(args: &DiceArgs, g: &Game, i: usize, of: usize, so_far: u64) -> Result<(), Failure> {
+    if so_far > args.max_exact_work {
+        let what = if of > 1 && so_far > g.throw().exact_work(g.limit) {
+            format!("the first {} cases", i + 1)
+        } else {
+            format!("{}the limit {}", which(i, of), g.limit)
+        };
         return Err(Failure::limit(format!(
-            "{}exact arithmetic for the limit {} would take about {work} word operations, \
+            "exact arithmetic for {what} would take about {so_far} word operations, \
              above --max-exact-work {}; raise --max-exact-work to compute it (the numbers \
              grow with the limit)",
-            which(i, of),
-            g.limit,
             args.max_exact_work
         )));
     }
@@ -200,7 +239,7 @@ fn answer(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<Answer, Fail
     }
     // The expectation is beyond what f64 can hold (the chance of finishing without a
     // reset underflowed): compute it exactly when that is affordable, and say so.
-    check_exact(args, g, i, of)?;
+    check_exact(args, g, i, of, throw.exact_work(g.limit))?;
     eprintln!(
         "warning: {}the expectation is too large for floating point (the chance of a \
          game without a reset is {:e}); computing it in exact arithmetic",
@@ -211,7 +250,8 @@ fn answer(args: &DiceArgs, g: &Game, i: usize, of: usize) -> Result<Answer, Fail
     Ok(Answer {
         expected: q.to_f64(),
         text: decimal(&q, PLACES),
-        exact: None,
+        // Kept for JSON, where the f64 field cannot hold the value.
+        exact: Some(q),
         distribution,
     })
 }

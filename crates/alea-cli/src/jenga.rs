@@ -36,7 +36,9 @@ pub struct JengaArgs {
     /// first.
     #[arg(long)]
     hint: bool,
-    /// The most positions stored before giving up (exit status 3).
+    /// The most positions stored before giving up (exit status 3). With --exact or
+    /// --hint the limit counts the choice nodes between positions too, about four nodes
+    /// a position, each holding its value (a fraction with --exact).
     #[arg(long, default_value_t = 5_000_000, value_name = "N")]
     max_states: usize,
 }
@@ -78,10 +80,14 @@ fn with_engine<V: Shown>(
     args: &JengaArgs,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    // The engine also stores a choice node per colour of a position.
-    let nodes = args.max_states.saturating_mul(4);
-    let solved = solve_tower::<V>(tower, nodes).map_err(|e| match e {
-        alea_core::Error::TooManyStates { .. } => too_many(args.max_states),
+    // The engine also stores a choice node per colour of a position: the limit counts
+    // those too, so that exact fractions cannot take many times the memory.
+    let solved = solve_tower::<V>(tower, args.max_states).map_err(|e| match e {
+        alea_core::Error::TooManyStates { .. } => Failure::limit(format!(
+            "the tower needs more than {} positions and choice nodes; raise --max-states \
+             to go on",
+            args.max_states
+        )),
         other => other.into(),
     })?;
     let expected = solved.expected();

@@ -88,6 +88,17 @@ fn expectations_beyond_f64_fall_back_to_exact() {
     let text = stdout(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("warning: the expectation is too large for floating point"));
+    // JSON keeps the value: f64 cannot, the fraction and the decimal text do.
+    let json = alea(
+        &[
+            "dice", "--faces", "2", "--reset", "1", "--limit", "2200", "--json",
+        ],
+        b"",
+    );
+    let o: Json = serde_json::from_str(stdout(&json).trim()).unwrap();
+    assert!(o["expected_throws"].is_null());
+    assert_eq!(o["expected_throws_decimal"].as_str().unwrap(), text.trim());
+    assert!(o["expected_throws_exact"].as_str().unwrap().ends_with("/1"));
     let (int, frac) = text.trim().split_once('.').unwrap();
     assert_eq!(frac, "000000000000000");
     assert_eq!(int.len(), 332); // 2^1102 has 332 digits

@@ -48,15 +48,16 @@ pub struct DiceArgs {
     /// With --json: the probability that the game is over within t throws, t = 1..K.
     #[arg(long, value_name = "K", requires = "json")]
     distribution: Option<usize>,
-    /// The most steps (counters x sums) a game may take in floating point; 10^10 steps
-    /// take about 20 seconds.
+    /// The most steps (counters x sums) the whole input may take in floating point;
+    /// 10^10 steps take about 20 seconds.
     #[arg(long, default_value_t = 10_000_000_000, value_name = "N")]
     max_work: u64,
-    /// The most word operations a game may take in exact arithmetic, where numbers grow
-    /// with the limit; 2 x 10^9 take a few seconds.
+    /// The most word operations the whole input may take in exact arithmetic, where
+    /// numbers grow with the limit; 2 x 10^9 take a few seconds.
     #[arg(long, default_value_t = 2_000_000_000, value_name = "N")]
     max_exact_work: u64,
-    /// The most steps `--distribution` may take (throws x states x sums).
+    /// The most steps `--distribution` may take over the whole input (throws x states
+    /// x sums).
     #[arg(long, default_value_t = 2_000_000_000, value_name = "N")]
     max_distribution_work: u64,
     /// The most memory, in MiB, the tables of `--distribution` may take.

@@ -33,8 +33,8 @@ Exit status:
     about = "Exact odds, expected values and best plays of games of chance",
     long_about = "Exact odds, expected values and best plays of games of chance, by dynamic \
                   programming over game states. Each game reads its judge format (from FILE, \
-                  or standard input when FILE is absent or `-`) and answers it byte for byte; \
-                  options go further.",
+                  or standard input when FILE is absent or `-`) and answers in the judge's \
+                  output format; options go further.",
     after_help = EXIT_CODES
 )]
 struct Cli {

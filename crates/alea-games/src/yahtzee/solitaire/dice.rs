@@ -21,6 +21,8 @@ pub struct Dice {
     pub roll_probability: Vec<f64>,
     /// For each keep of fewer than five dice, the keeps with one face 1..6 added.
     pub with_face: Vec<[usize; 6]>,
+    /// For each keep, the distinct keeps with one die fewer (one per face it holds).
+    pub without_one: Vec<Vec<usize>>,
     /// For each roll, the distinct keeps it allows (its sub-multisets, itself included).
     pub keeps_of_roll: Vec<Vec<usize>>,
     /// Keeps grouped by size, from five dice down to none.
@@ -84,6 +86,19 @@ impl Dice {
                 })
             })
             .collect();
+        let without_one = keeps
+            .iter()
+            .map(|k| {
+                (0..6)
+                    .filter(|&f| k[f] > 0)
+                    .map(|f| {
+                        let mut less = *k;
+                        less[f] -= 1;
+                        index[&less]
+                    })
+                    .collect()
+            })
+            .collect();
         let keeps_of_roll = rolls
             .iter()
             .map(|&r| {
@@ -103,6 +118,7 @@ impl Dice {
             rolls,
             roll_probability,
             with_face,
+            without_one,
             keeps_of_roll,
             by_size,
         }
@@ -130,6 +146,23 @@ mod tests {
         assert_eq!(pairs, 4368);
         assert_eq!(d.by_size.iter().map(Vec::len).sum::<usize>(), 462);
         assert_eq!(d.by_size[5].len(), 1); // keeping nothing
+    }
+
+    #[test]
+    fn every_sub_multiset_is_reached_by_removing_dice_one_by_one() {
+        let d = Dice::new();
+        for (i, keeps) in d.keeps_of_roll.iter().enumerate() {
+            let mut reached = vec![false; d.keeps.len()];
+            let mut todo = vec![d.rolls[i]];
+            while let Some(k) = todo.pop() {
+                if !reached[k] {
+                    reached[k] = true;
+                    todo.extend(&d.without_one[k]);
+                }
+            }
+            let found: Vec<usize> = (0..d.keeps.len()).filter(|&k| reached[k]).collect();
+            assert_eq!(&found, keeps);
+        }
     }
 
     #[test]

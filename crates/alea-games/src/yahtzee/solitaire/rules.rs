@@ -136,16 +136,6 @@ pub fn plain_score(b: usize, c: &Counts) -> u32 {
     }
 }
 
-/// The score of a Yahtzee used as a joker in box `b`.
-fn joker_score(b: usize, c: &Counts) -> u32 {
-    match b {
-        FULL_HOUSE => 25,
-        SMALL_STRAIGHT => 30,
-        LARGE_STRAIGHT => 40,
-        _ => plain_score(b, c),
-    }
-}
-
 /// The 100 bonus the roll `c` earns, whatever box it goes in: a further Yahtzee while
 /// the Yahtzee box holds 50.
 pub fn yahtzee_bonus(rules: Rules, yahtzee_50: bool, c: &Counts) -> u32 {
@@ -156,28 +146,56 @@ pub fn yahtzee_bonus(rules: Rules, yahtzee_50: bool, c: &Counts) -> u32 {
     }
 }
 
+/// A roll's plain score in every box, and the face of a Yahtzee: what [`choices`]
+/// needs, worked out once per roll rather than once per position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scored {
+    pub plain: [u32; 13],
+    pub yahtzee_face: Option<usize>,
+}
+
+impl Scored {
+    pub fn new(c: &Counts) -> Scored {
+        Scored {
+            plain: std::array::from_fn(|b| plain_score(b, c)),
+            yahtzee_face: c.iter().position(|&n| n == 5),
+        }
+    }
+}
+
 /// Calls `visit(box, points)` for every box the roll `c` may be scored in, given the
 /// filled boxes `filled` (bit `b` for box `b`); `points` is what the box itself
 /// receives (neither the 100 bonus, see [`yahtzee_bonus`], nor the upper bonus).
-pub fn choices(rules: Rules, filled: u16, c: &Counts, mut visit: impl FnMut(usize, u32)) {
+pub fn choices(rules: Rules, filled: u16, c: &Counts, visit: impl FnMut(usize, u32)) {
+    choices_scored(rules, filled, &Scored::new(c), visit);
+}
+
+/// [`choices`] for a roll whose scores are worked out.
+#[inline]
+pub fn choices_scored(rules: Rules, filled: u16, roll: &Scored, mut visit: impl FnMut(usize, u32)) {
     let open = |b: usize| filled & (1 << b) == 0;
-    let is_yahtzee = c.contains(&5);
-    let joker = is_yahtzee && !open(YAHTZEE) && rules.joker();
+    let joker = roll.yahtzee_face.is_some() && !open(YAHTZEE) && rules.joker();
     if !joker {
         for b in (0..BOXES.len()).filter(|&b| open(b)) {
-            visit(b, plain_score(b, c));
+            visit(b, roll.plain[b]);
         }
         return;
     }
-    let face = c.iter().position(|&n| n == 5).expect("a Yahtzee");
+    let face = roll.yahtzee_face.expect("a Yahtzee");
+    let joker_score = |b: usize| match b {
+        FULL_HOUSE => 25,
+        SMALL_STRAIGHT => 30,
+        LARGE_STRAIGHT => 40,
+        _ => roll.plain[b],
+    };
     if rules == Rules::FreeJoker {
         for b in (0..BOXES.len()).filter(|&b| open(b)) {
             visit(
                 b,
                 if open(face) {
-                    plain_score(b, c)
+                    roll.plain[b]
                 } else {
-                    joker_score(b, c)
+                    joker_score(b)
                 },
             );
         }
@@ -185,10 +203,10 @@ pub fn choices(rules: Rules, filled: u16, c: &Counts, mut visit: impl FnMut(usiz
     }
     // The forced order.
     if open(face) {
-        visit(face, plain_score(face, c));
+        visit(face, roll.plain[face]);
     } else if (UPPER..BOXES.len()).any(open) {
         for b in (UPPER..BOXES.len()).filter(|&b| open(b)) {
-            visit(b, joker_score(b, c));
+            visit(b, joker_score(b));
         }
     } else {
         for b in (0..UPPER).filter(|&b| open(b)) {

@@ -226,14 +226,6 @@ pub fn take_from_full(p: Packed, level: [u8; 3], slot: usize) -> Packed {
     }
 }
 
-/// Blocks in the position's levels below the top that can still be taken, plus the
-/// blocks of the top: enough to tell positions apart in messages.
-pub fn describe(p: Packed) -> String {
-    let full: u32 = (0..FULL_KINDS).map(|k| count(p, k)).sum();
-    let half: u32 = (FULL_KINDS..KINDS).map(|k| count(p, k)).sum();
-    format!("{full} full and {half} two-block levels, top {:?}", top(p))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 pub mod dice;
 pub mod rules;
 pub mod solve;
+pub mod turn;
 
 pub use dice::Dice;
 pub use rules::{Rules, BOXES};

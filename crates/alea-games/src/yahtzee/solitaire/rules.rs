@@ -139,8 +139,8 @@ pub fn plain_score(b: usize, c: &Counts) -> u32 {
 /// The 100 bonus the roll `c` earns, whatever box it goes in: a further Yahtzee while
 /// the Yahtzee box holds 50.
 pub fn yahtzee_bonus(rules: Rules, yahtzee_50: bool, c: &Counts) -> u32 {
-    if c.contains(&5) && yahtzee_50 && rules.bonus() {
-        YAHTZEE_BONUS
+    if yahtzee_50 {
+        Scored::new(c).bonus(rules)
     } else {
         0
     }
@@ -159,6 +159,15 @@ impl Scored {
         Scored {
             plain: std::array::from_fn(|b| plain_score(b, c)),
             yahtzee_face: c.iter().position(|&n| n == 5),
+        }
+    }
+
+    /// The 100 bonus this roll earns while the Yahtzee box holds 50.
+    pub fn bonus(&self, rules: Rules) -> u32 {
+        if self.yahtzee_face.is_some() && rules.bonus() {
+            YAHTZEE_BONUS
+        } else {
+            0
         }
     }
 }

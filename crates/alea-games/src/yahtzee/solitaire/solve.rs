@@ -2,17 +2,20 @@
 //! turn-start position (boxes filled, upper total capped at 63, whether the Yahtzee box
 //! holds 50), from the last turn back to the first, each turn's three rolls worked out
 //! in full. The second moment of the score under the same play rides along, for the
-//! standard deviation.
+//! standard deviation. Positions that differ only in their upper total are solved side
+//! by side (see [`super::turn`]).
 
 use rayon::prelude::*;
 
-use super::dice::Dice;
-use super::rules::{
-    choices_scored, yahtzee_bonus, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE,
-};
+use super::rules::{choices_scored, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
+use super::turn::{turn, Lane, Plan, Scoring, Successors, Work, LANES};
 
 const BOXES: usize = 13;
 const CAP: usize = UPPER_BONUS_AT as usize;
+/// The full card: no turn left.
+const FULL: u16 = (1 << BOXES) - 1;
+/// Positions in the table, reachable or not: see [`Position::index`].
+pub(crate) const TABLE_LEN: usize = 1 << (BOXES + 1 + 6);
 
 /// A turn-start position: filled boxes (bit per box), upper total capped at 63, and
 /// whether the Yahtzee box holds 50.
@@ -24,11 +27,11 @@ pub struct Position {
 }
 
 impl Position {
-    /// The index of the position in the solved table.
+    /// The index of the position in the solved table: the positions that differ only in
+    /// their upper total are side by side, as the solver works on them together.
     pub fn index(self) -> usize {
-        (usize::from(self.filled) << 7)
-            | (usize::from(self.upper) << 1)
-            | usize::from(self.yahtzee_50)
+        (((usize::from(self.filled) << 1) | usize::from(self.yahtzee_50)) << 6)
+            | usize::from(self.upper)
     }
 }
 
@@ -86,200 +89,244 @@ fn reachable_upper() -> [u64; 64] {
     })
 }
 
-/// What scoring a box can lead to from a position: for each box and each outcome that
-/// matters to the next position (the count of the face for an upper box, 50 or not for
-/// the Yahtzee box), the upper bonus it earns and the moments of the future after it.
-/// Read once per position instead of once per roll and box: the table is large, and
-/// these reads were most of the time.
-type Successors = [[(u32, Moments); 6]; BOXES];
-
-/// Which entry of [`Successors`] scoring `points` in box `b` leads to.
-fn outcome(b: usize, points: u32) -> usize {
-    if b < UPPER {
+/// The successor slot of scoring `points` in box `b`: what the next position depends
+/// on besides the box, the count of the face for an upper box and 50 or not for the
+/// Yahtzee box.
+pub(crate) fn slot(b: usize, points: u32) -> usize {
+    let outcome = if b < UPPER {
         points as usize / (b + 1)
     } else if b == YAHTZEE {
         usize::from(points == 50)
     } else {
         0
-    }
-}
-
-fn successors(at: Position, values: &[Moments]) -> Successors {
-    let mut next = [[(0, Moments::default()); 6]; BOXES];
-    for b in (0..BOXES).filter(|&b| at.filled & (1 << b) == 0) {
-        let outcomes = if b < UPPER {
-            6
-        } else if b == YAHTZEE {
-            2
-        } else {
-            1
-        };
-        for (n, slot) in next[b].iter_mut().enumerate().take(outcomes) {
-            let mut upper = at.upper;
-            let mut bonus = 0;
-            if b < UPPER {
-                let points = (n * (b + 1)) as u8;
-                upper = (usize::from(at.upper) + usize::from(points)).min(CAP) as u8;
-                if usize::from(at.upper) < CAP && usize::from(upper) == CAP {
-                    bonus = UPPER_BONUS;
-                }
-            }
-            let position = Position {
-                filled: at.filled | 1 << b,
-                upper,
-                yahtzee_50: at.yahtzee_50 || (b == YAHTZEE && n == 1),
-            };
-            let future = if position.filled == (1 << BOXES) - 1 {
-                Moments::default()
-            } else {
-                values[position.index()]
-            };
-            *slot = (bonus, future);
-        }
-    }
-    next
-}
-
-/// The moments of the future from a final roll scored in the best box.
-fn final_value(
-    rules: Rules,
-    at: Position,
-    roll: &Scored,
-    extra: u32,
-    next: &Successors,
-) -> Moments {
-    let extra = if at.yahtzee_50 { extra } else { 0 };
-    let mut best = Moments {
-        mean: f64::NEG_INFINITY,
-        square: 0.0,
     };
-    choices_scored(rules, at.filled, roll, |b, points| {
-        let (bonus, future) = next[b][outcome(b, points)];
-        let g = f64::from(points + extra + bonus);
-        let mean = g + future.mean;
-        if mean > best.mean {
-            best = Moments {
-                mean,
-                square: g * g + 2.0 * g * future.mean + future.square,
+    b * 6 + outcome
+}
+
+/// Slots per position: six outcomes for each of the thirteen boxes.
+pub(crate) const SLOTS: usize = BOXES * 6;
+
+/// Where each successor slot leads from `at`: the upper bonus it earns and the next
+/// position (`None` when the card is then full).
+pub(crate) fn successor(at: Position, slot: usize) -> (u32, Option<Position>) {
+    let (b, n) = (slot / 6, slot % 6);
+    let mut upper = at.upper;
+    let mut bonus = 0;
+    if b < UPPER {
+        upper = (usize::from(at.upper) + n * (b + 1)).min(CAP) as u8;
+        if usize::from(at.upper) < CAP && usize::from(upper) == CAP {
+            bonus = UPPER_BONUS;
+        }
+    }
+    let next = Position {
+        filled: at.filled | 1 << b,
+        upper,
+        yahtzee_50: at.yahtzee_50 || (b == YAHTZEE && n == 1),
+    };
+    (bonus, (next.filled != FULL).then_some(next))
+}
+
+/// The slots that scoring from `filled` can use.
+fn open_slots(filled: u16) -> impl Iterator<Item = usize> {
+    (0..BOXES)
+        .filter(move |&b| filled & (1 << b) == 0)
+        .flat_map(|b| {
+            let outcomes = if b < UPPER {
+                6
+            } else if b == YAHTZEE {
+                2
+            } else {
+                1
+            };
+            (0..outcomes).map(move |n| b * 6 + n)
+        })
+}
+
+/// The expected future and its second moment after scoring through `slot` from `at`,
+/// the upper bonus included.
+pub(crate) fn after(at: Position, slot: usize, values: &[Moments]) -> Moments {
+    let (bonus, next) = successor(at, slot);
+    let future = next.map_or(Moments::default(), |p| values[p.index()]);
+    let g = f64::from(bonus);
+    Moments {
+        mean: g + future.mean,
+        square: g * g + 2.0 * g * future.mean + future.square,
+    }
+}
+
+/// The boxes each roll may be scored in from `filled` (with the Yahtzee box holding 50
+/// or not): what every lane of a group shares.
+pub(crate) fn scoring(rules: Rules, rolls: &[Scored], filled: u16, yahtzee_50: bool) -> Scoring {
+    let mut s = Scoring::default();
+    for roll in rolls {
+        s.start.push(s.choices.len() as u32);
+        let extra = if yahtzee_50 { roll.bonus(rules) } else { 0 };
+        choices_scored(rules, filled, roll, |b, points| {
+            s.choices.push((f64::from(points + extra), slot(b, points) as u16));
+        });
+    }
+    s.start.push(s.choices.len() as u32);
+    s
+}
+
+/// Each roll's scores, in the order of the plan's rolls.
+pub(crate) fn scored_rolls(plan: &Plan) -> Vec<Scored> {
+    plan.dice
+        .rolls
+        .iter()
+        .map(|&r| Scored::new(&plan.dice.keeps[r]))
+        .collect()
+}
+
+/// The upper totals of the positions with a given set of upper boxes filled, and the
+/// ones worth solving: once the bonus is out of reach (or every upper box is filled),
+/// the upper total no longer matters, and one total stands for all such.
+#[derive(Debug)]
+struct Uppers {
+    /// Each reachable total with the total it has the value of.
+    same_as: Vec<(u8, u8)>,
+    /// The totals to solve.
+    solve: Vec<u8>,
+}
+
+impl Uppers {
+    fn new(upper_filled: usize, reachable: u64) -> Uppers {
+        let still_to_score: usize = (0..UPPER)
+            .filter(|&b| upper_filled & (1 << b) == 0)
+            .map(|b| 5 * (b + 1))
+            .sum();
+        let totals: Vec<u8> = (0..=CAP as u8)
+            .filter(|&u| reachable & (1 << u) != 0)
+            .collect();
+        let settled = |u: u8| still_to_score == 0 || usize::from(u) + still_to_score < CAP;
+        let stand_in = totals.iter().copied().find(|&u| settled(u));
+        let same_as: Vec<(u8, u8)> = totals
+            .iter()
+            .map(|&u| match stand_in {
+                Some(s) if settled(u) => (u, s),
+                _ => (u, u),
+            })
+            .collect();
+        let solve = same_as
+            .iter()
+            .filter(|(u, s)| u == s)
+            .map(|&(u, _)| u)
+            .collect();
+        Uppers { same_as, solve }
+    }
+}
+
+/// Solves one group: the positions with the same boxes filled and Yahtzee flag, one
+/// per reachable upper total, [`LANES`] at a time.
+#[allow(clippy::too_many_arguments)]
+fn solve_group(
+    plan: &Plan,
+    scoring: &Scoring,
+    filled: u16,
+    yahtzee_50: bool,
+    uppers: &Uppers,
+    values: &[Moments],
+    work: &mut Work,
+    next: &mut Successors,
+) -> Vec<(usize, Moments)> {
+    let position = |upper| Position {
+        filled,
+        upper,
+        yahtzee_50,
+    };
+    let mut solved = [Moments::default(); CAP + 1];
+    for chunk in uppers.solve.chunks(LANES) {
+        let at = |l: usize| position(chunk[l.min(chunk.len() - 1)]);
+        for slot in open_slots(filled) {
+            for l in 0..LANES {
+                let m = after(at(l), slot, values);
+                next.mean[slot][l] = m.mean;
+                next.variance[slot][l] = m.square - m.mean * m.mean;
+            }
+        }
+        let (mean, square) = solve_lanes(plan, scoring, next, work);
+        for (l, &u) in chunk.iter().enumerate() {
+            solved[usize::from(u)] = Moments {
+                mean: mean[l],
+                square: square[l],
             };
         }
-    });
-    best
+    }
+    uppers
+        .same_as
+        .iter()
+        .map(|&(u, s)| (position(u).index(), solved[usize::from(s)]))
+        .collect()
 }
 
-/// One turn from a position: the moments of the best play.
-///
-/// Working back from the last roll: the value of a keep is the mean over one more die
-/// (see [`Dice`]); the value of a roll is its best keep, which is the best over its
-/// sub-multisets, found in increasing size as "this keep, or the best with one die
-/// fewer" (about 1,400 steps, where trying every keep of every roll takes 4,368). The
-/// first roll is a plain mean over the 252 rolls.
-/// Each roll's scores, and the 100 bonus it earns while the Yahtzee box holds 50.
-struct Rolls {
-    scored: Vec<Scored>,
-    bonus: Vec<u32>,
+/// [`turn`] compiled for the vector units this processor has.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+fn solve_lanes(plan: &Plan, scoring: &Scoring, next: &Successors, work: &mut Work) -> (Lane, Lane) {
+    turn(plan, scoring, next, work)
 }
 
-fn turn(dice: &Dice, rolls: &Rolls, rules: Rules, at: Position, values: &[Moments]) -> Moments {
-    let mut keep = vec![Moments::default(); dice.keeps.len()];
-    let mut best = vec![Moments::default(); dice.keeps.len()];
-    let next = successors(at, values);
-    let mut rolled: Vec<Moments> = (0..dice.rolls.len())
-        .map(|i| final_value(rules, at, &rolls.scored[i], rolls.bonus[i], &next))
-        .collect();
-    for _ in 0..2 {
-        for (i, &r) in dice.rolls.iter().enumerate() {
-            keep[r] = rolled[i];
-        }
-        // Smaller keeps: the mean over one more die.
-        for size in (0..5).rev() {
-            for &k in &dice.by_size[5 - size] {
-                let mut m = Moments::default();
-                for &next in &dice.with_face[k] {
-                    m.mean += keep[next].mean;
-                    m.square += keep[next].square;
-                }
-                keep[k] = Moments {
-                    mean: m.mean / 6.0,
-                    square: m.square / 6.0,
-                };
-            }
-        }
-        // The best keep within each multiset, smallest first.
-        for size in 0..=5 {
-            for &k in &dice.by_size[5 - size] {
-                let mut b = keep[k];
-                for &less in &dice.without_one[k] {
-                    if best[less].mean > b.mean {
-                        b = best[less];
-                    }
-                }
-                best[k] = b;
-            }
-        }
-        for (i, &r) in dice.rolls.iter().enumerate() {
-            rolled[i] = best[r];
-        }
-    }
-    let mut start = Moments::default();
-    for (i, m) in rolled.iter().enumerate() {
-        start.mean += dice.roll_probability[i] * m.mean;
-        start.square += dice.roll_probability[i] * m.square;
-    }
-    start
+/// Every reachable turn-start position, by number of boxes filled.
+fn groups(filled_count: usize) -> Vec<(u16, bool)> {
+    (0..1u16 << BOXES)
+        .filter(|m| m.count_ones() as usize == filled_count)
+        .flat_map(|filled| {
+            let flags: &[bool] = if filled & (1 << YAHTZEE) != 0 {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            flags.iter().map(move |&y| (filled, y))
+        })
+        .collect()
 }
 
 /// Solves the game under `rules`.
 pub fn solve(rules: Rules) -> Table {
-    let dice = Dice::new();
-    let rolls = Rolls {
-        scored: dice
-            .rolls
-            .iter()
-            .map(|&r| Scored::new(&dice.keeps[r]))
-            .collect(),
-        bonus: dice
-            .rolls
-            .iter()
-            .map(|&r| yahtzee_bonus(rules, true, &dice.keeps[r]))
-            .collect(),
-    };
+    solve_with_progress(rules, &mut |_, _| {})
+}
+
+/// [`solve`], calling `progress(done, total)` in positions as each turn is solved.
+pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize)) -> Table {
+    let plan = Plan::new();
+    let rolls = scored_rolls(&plan);
     let reachable = reachable_upper();
-    let mut values = vec![Moments::default(); 1 << 20];
+    let uppers: Vec<Uppers> = reachable
+        .iter()
+        .enumerate()
+        .map(|(mask, &sums)| Uppers::new(mask, sums))
+        .collect();
+    let layers: Vec<Vec<(u16, bool)>> = (0..BOXES).map(groups).collect();
+    let total: usize = layers
+        .iter()
+        .flatten()
+        .map(|&(filled, _)| uppers[usize::from(filled) & 63].same_as.len())
+        .sum();
+    let mut values = vec![Moments::default(); TABLE_LEN];
     let mut positions = 0;
-    for filled_count in (0..BOXES).rev() {
-        let masks: Vec<u16> = (0..1u16 << BOXES)
-            .filter(|m| m.count_ones() as usize == filled_count)
-            .collect();
-        let solved: Vec<(usize, Moments)> = masks
+    progress(0, total);
+    for layer in layers.iter().rev() {
+        let solved: Vec<Vec<(usize, Moments)>> = layer
             .par_iter()
-            .flat_map_iter(|&filled| {
-                let upper_sums = reachable[usize::from(filled) & 63];
-                let yahtzee_filled = filled & (1 << YAHTZEE) != 0;
-                let values = &values;
-                let dice = &dice;
-                let rolls = &rolls;
-                (0..=CAP as u8)
-                    .filter(move |&u| upper_sums & (1 << u) != 0)
-                    .flat_map(move |u| {
-                        let flags: &[bool] = if yahtzee_filled {
-                            &[false, true]
-                        } else {
-                            &[false]
-                        };
-                        flags.iter().map(move |&y| Position {
-                            filled,
-                            upper: u,
-                            yahtzee_50: y,
-                        })
-                    })
-                    .map(move |at| (at.index(), turn(dice, rolls, rules, at, values)))
-            })
+            .map_init(
+                || {
+                    let next = Successors {
+                        mean: vec![[0.0; LANES]; SLOTS],
+                        variance: vec![[0.0; LANES]; SLOTS],
+                    };
+                    (Work::new(&plan), next)
+                },
+                |(work, next), &(filled, y)| {
+                    let scoring = scoring(rules, &rolls, filled, y);
+                    let uppers = &uppers[usize::from(filled) & 63];
+                    solve_group(&plan, &scoring, filled, y, uppers, &values, work, next)
+                },
+            )
             .collect();
-        positions += solved.len();
-        for (i, m) in solved {
+        for (i, m) in solved.into_iter().flatten() {
             values[i] = m;
+            positions += 1;
         }
+        progress(positions, total);
     }
     Table {
         rules,

@@ -125,6 +125,30 @@ impl Dice {
     }
 }
 
+impl Dice {
+    /// The index of the keep (or roll) with these counts.
+    pub fn keep_of(&self, counts: &Counts) -> Option<usize> {
+        self.keeps.iter().position(|k| k == counts)
+    }
+
+    /// The number of dice in a keep.
+    pub fn size(&self, keep: usize) -> usize {
+        size(&self.keeps[keep])
+    }
+
+    /// The place of a roll (a keep of five dice) in `rolls`.
+    pub fn roll_number(&self, keep: usize) -> Option<usize> {
+        self.rolls.binary_search(&keep).ok()
+    }
+
+    /// The faces of a keep, smallest first.
+    pub fn faces(&self, keep: usize) -> Vec<u8> {
+        (0..6)
+            .flat_map(|f| std::iter::repeat_n(f as u8 + 1, usize::from(self.keeps[keep][f])))
+            .collect()
+    }
+}
+
 impl Default for Dice {
     fn default() -> Self {
         Dice::new()

@@ -1,11 +1,19 @@
 //! Solitaire Yahtzee, the whole game: thirteen turns of up to three rolls, solved for
 //! the largest expected score.
 
+pub mod advise;
 pub mod dice;
+pub mod file;
+pub mod play;
 pub mod rules;
+pub mod simulate;
 pub mod solve;
 pub mod turn;
 
+pub use advise::{advise, parse_dice, Advice, AdviceError, Card, Choice, Opt};
 pub use dice::Dice;
+pub use file::TableError;
+pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
-pub use solve::{solve, Moments, Position, Table};
+pub use simulate::{simulate, Scores};
+pub use solve::{solve, solve_with_progress, Moments, Position, Table};

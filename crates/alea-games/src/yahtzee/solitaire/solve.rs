@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::rules::{choices_scored, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
-use super::turn::{turn, Lane, Plan, Scoring, Successors, Work, LANES};
+use super::turn::{turn, Lane, Plan, Scoring, Successors, Work, LANES, SLOTS};
 
 const BOXES: usize = 13;
 const CAP: usize = UPPER_BONUS_AT as usize;
@@ -103,9 +103,6 @@ pub(crate) fn slot(b: usize, points: u32) -> usize {
     b * 6 + outcome
 }
 
-/// Slots per position: six outcomes for each of the thirteen boxes.
-pub(crate) const SLOTS: usize = BOXES * 6;
-
 /// Where each successor slot leads from `at`: the upper bonus it earns and the next
 /// position (`None` when the card is then full).
 pub(crate) fn successor(at: Position, slot: usize) -> (u32, Option<Position>) {
@@ -127,7 +124,7 @@ pub(crate) fn successor(at: Position, slot: usize) -> (u32, Option<Position>) {
 }
 
 /// The slots that scoring from `filled` can use.
-fn open_slots(filled: u16) -> impl Iterator<Item = usize> {
+pub(crate) fn open_slots(filled: u16) -> impl Iterator<Item = usize> {
     (0..BOXES)
         .filter(move |&b| filled & (1 << b) == 0)
         .flat_map(|b| {
@@ -162,7 +159,8 @@ pub(crate) fn scoring(rules: Rules, rolls: &[Scored], filled: u16, yahtzee_50: b
         s.start.push(s.choices.len() as u32);
         let extra = if yahtzee_50 { roll.bonus(rules) } else { 0 };
         choices_scored(rules, filled, roll, |b, points| {
-            s.choices.push((f64::from(points + extra), slot(b, points) as u16));
+            s.choices
+                .push((f64::from(points + extra), slot(b, points) as u16));
         });
     }
     s.start.push(s.choices.len() as u32);
@@ -276,6 +274,30 @@ fn groups(filled_count: usize) -> Vec<(u16, bool)> {
                 &[false]
             };
             flags.iter().map(move |&y| (filled, y))
+        })
+        .collect()
+}
+
+/// Every reachable turn-start position, in the order of the table.
+pub fn reachable_positions() -> Vec<Position> {
+    let reachable = reachable_upper();
+    (0..FULL)
+        .flat_map(|filled| {
+            let flags: &[bool] = if filled & (1 << YAHTZEE) != 0 {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            let sums = reachable[usize::from(filled) & 63];
+            flags.iter().flat_map(move |&yahtzee_50| {
+                (0..=CAP as u8)
+                    .filter(move |&u| sums & (1 << u) != 0)
+                    .map(move |upper| Position {
+                        filled,
+                        upper,
+                        yahtzee_50,
+                    })
+            })
         })
         .collect()
 }

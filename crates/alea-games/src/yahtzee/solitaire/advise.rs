@@ -1,0 +1,273 @@
+//! Advice for a position a player describes: a score card (`box=score`, comma
+//! separated), and the dice with the rolls still to come. Each option comes with the
+//! expected score from here if it is taken and play is optimal afterwards.
+
+use std::collections::BTreeSet;
+
+use crate::text::ParseError;
+
+use super::dice::{Counts, Dice};
+use super::play::{BoxChoice, Player};
+use super::rules::{plain_score, BOXES, UPPER, UPPER_BONUS_AT, YAHTZEE};
+use super::solve::Position;
+
+/// The filled boxes of a card and their scores, in card order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Card {
+    pub scores: [Option<u32>; 13],
+}
+
+/// The scores a box can hold: zero, or what some roll scores there.
+pub fn possible_scores(dice: &Dice, b: usize) -> BTreeSet<u32> {
+    let mut s: BTreeSet<u32> = dice
+        .rolls
+        .iter()
+        .map(|&r| plain_score(b, &dice.keeps[r]))
+        .collect();
+    s.insert(0);
+    s
+}
+
+/// A set of scores as short text: runs of consecutive values (or of one step) as
+/// `a to b`.
+fn describe(scores: &BTreeSet<u32>) -> String {
+    let v: Vec<u32> = scores.iter().copied().collect();
+    if v.len() > 4 {
+        let step = v[2] - v[1];
+        if v[1..].windows(2).all(|w| w[1] - w[0] == step) {
+            let by = if step == 1 {
+                String::new()
+            } else {
+                format!(" by {step}")
+            };
+            return format!("{}, or {} to {}{by}", v[0], v[1], v[v.len() - 1]);
+        }
+    }
+    let shown: Vec<String> = v.iter().map(u32::to_string).collect();
+    shown.join(", ")
+}
+
+impl Card {
+    /// Reads `box=score,box=score,...`; an empty spec is an empty card. Columns in
+    /// errors count bytes from 1.
+    pub fn parse(spec: &str, dice: &Dice) -> Result<Card, ParseError> {
+        let mut card = Card::default();
+        let mut col = 1;
+        for raw in spec.split(',') {
+            let start = col;
+            col += raw.len() + 1;
+            let at = start + leading_blanks(raw);
+            let item = raw.trim();
+            if item.is_empty() {
+                if spec.trim().is_empty() {
+                    break;
+                }
+                return Err(ParseError::at(1, at, "expected `box=score` between commas"));
+            }
+            let Some((name, score)) = raw.split_once('=') else {
+                return Err(ParseError::at(
+                    1,
+                    at,
+                    format!("expected `box=score`, found `{}`", item.escape_debug()),
+                ));
+            };
+            let score_at = start + name.len() + 1 + leading_blanks(score);
+            let (name, score) = (name.trim(), score.trim());
+            let Some(b) = BOXES.iter().position(|&n| n == name) else {
+                return Err(ParseError::at(
+                    1,
+                    at,
+                    format!(
+                        "unknown box `{}` (boxes: {})",
+                        name.escape_debug(),
+                        BOXES.join(", ")
+                    ),
+                ));
+            };
+            let Ok(points) = score.parse::<u32>() else {
+                return Err(ParseError::at(
+                    1,
+                    score_at,
+                    format!(
+                        "expected the score of {name} as a number, found `{}`",
+                        score.escape_debug()
+                    ),
+                ));
+            };
+            let possible = possible_scores(dice, b);
+            if !possible.contains(&points) {
+                return Err(ParseError::at(
+                    1,
+                    score_at,
+                    format!(
+                        "{points} is not a possible score of {name} (it can hold {})",
+                        describe(&possible)
+                    ),
+                ));
+            }
+            if card.scores[b].is_some() {
+                return Err(ParseError::at(1, at, format!("{name} is filled twice")));
+            }
+            card.scores[b] = Some(points);
+        }
+        Ok(card)
+    }
+
+    /// The turn-start position of the card.
+    pub fn position(&self) -> Position {
+        let filled = (0..13)
+            .filter(|&b| self.scores[b].is_some())
+            .fold(0u16, |m, b| m | 1 << b);
+        let upper: u32 = self.scores[..UPPER].iter().flatten().sum();
+        Position {
+            filled,
+            upper: upper.min(UPPER_BONUS_AT) as u8,
+            yahtzee_50: self.scores[YAHTZEE] == Some(50),
+        }
+    }
+
+    /// The points on the card so far, the upper bonus included (a card does not say
+    /// how many 100 bonuses were earned, so they are not).
+    pub fn total(&self) -> u32 {
+        let all: u32 = self.scores.iter().flatten().sum();
+        let upper: u32 = self.scores[..UPPER].iter().flatten().sum();
+        all + if upper >= UPPER_BONUS_AT { 35 } else { 0 }
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.scores.iter().all(Option::is_some)
+    }
+}
+
+/// The bytes of blank space that `s` starts with.
+fn leading_blanks(s: &str) -> usize {
+    s.len() - s.trim_start().len()
+}
+
+/// Reads five dice `a,b,c,d,e`, each 1 to 6.
+pub fn parse_dice(spec: &str) -> Result<Counts, ParseError> {
+    let mut counts = [0u8; 6];
+    let mut col = 1;
+    let mut n = 0;
+    for item in spec.split(',') {
+        let at = col + leading_blanks(item);
+        col += item.len() + 1;
+        let item = item.trim();
+        match item.parse::<u8>() {
+            Ok(d @ 1..=6) if n < 5 => counts[usize::from(d) - 1] += 1,
+            Ok(_) | Err(_) if n < 5 => {
+                return Err(ParseError::at(
+                    1,
+                    at,
+                    format!(
+                        "expected a die from 1 to 6, found `{}`",
+                        item.escape_debug()
+                    ),
+                ))
+            }
+            _ => return Err(ParseError::at(1, at, "expected five dice, found more")),
+        }
+        n += 1;
+    }
+    if n < 5 {
+        return Err(ParseError::at(
+            1,
+            spec.len() + 1,
+            format!("expected five dice, found {n}"),
+        ));
+    }
+    Ok(counts)
+}
+
+/// What a player may do: keep some dice and roll the others, or score a box.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    /// The faces kept, smallest first.
+    Keep(Vec<u8>),
+    Score(BoxChoice),
+}
+
+/// One option with the expected score from here if taken, and what it gives up
+/// against the best.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opt {
+    pub choice: Choice,
+    pub value: f64,
+    pub loss: f64,
+}
+
+/// The value of a position and its options, best first (ties in card order, or in the
+/// order of keeps).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    /// The expected number of points still to be earned under optimal play.
+    pub value: f64,
+    pub options: Vec<Opt>,
+}
+
+/// Why there is no advice.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AdviceError {
+    #[error("the card is full: no box is left to score the dice in")]
+    FullCard,
+    #[error("a turn has at most two rolls to come, not {0}")]
+    RollsLeft(usize),
+}
+
+/// Advice for `card`, at the start of a turn or with `dice` rolled and `rolls_left` to
+/// come.
+pub fn advise(
+    player: &Player,
+    card: &Card,
+    dice: Option<(Counts, usize)>,
+) -> Result<Advice, AdviceError> {
+    let Some((dice, rolls_left)) = dice else {
+        let value = if card.is_full() {
+            0.0
+        } else {
+            player.table.get(card.position()).mean
+        };
+        return Ok(Advice {
+            value,
+            options: Vec::new(),
+        });
+    };
+    if card.is_full() {
+        return Err(AdviceError::FullCard);
+    }
+    if rolls_left > 2 {
+        return Err(AdviceError::RollsLeft(rolls_left));
+    }
+    let mut turns = player.turns();
+    player.prepare(&mut turns, &[card.position()]);
+    let roll = player.keep_of(&dice);
+    let mut options: Vec<Opt> = if rolls_left == 0 {
+        player
+            .box_choices(&turns, 0, roll)
+            .into_iter()
+            .map(|c| Opt {
+                choice: Choice::Score(c),
+                value: c.value,
+                loss: 0.0,
+            })
+            .collect()
+    } else {
+        let d = &player.plan.dice;
+        let n = d.roll_number(roll).expect("five dice");
+        d.keeps_of_roll[n]
+            .iter()
+            .rev()
+            .map(|&k| Opt {
+                choice: Choice::Keep(d.faces(k)),
+                value: player.keep_value(&turns, 0, k, rolls_left),
+                loss: 0.0,
+            })
+            .collect()
+    };
+    options.sort_by(|a, b| b.value.total_cmp(&a.value));
+    let value = options[0].value;
+    for o in &mut options {
+        o.loss = value - o.value;
+    }
+    Ok(Advice { value, options })
+}

@@ -10,6 +10,7 @@ mod jenga;
 mod patience;
 mod progress;
 mod show;
+mod solitaire;
 mod yahtzee;
 
 use std::io::Write;
@@ -56,7 +57,8 @@ enum Game {
     /// Colored Jenga: the least expected game length and the best move.
     #[command(after_help = EXIT_CODES)]
     Jenga(jenga::JengaArgs),
-    /// Yahtzee: the best assignment of thirteen rounds to the thirteen categories.
+    /// Yahtzee: the judge's assignment of rounds to categories; the solitaire game
+    /// solved, advice, simulation.
     #[command(after_help = EXIT_CODES)]
     Yahtzee(yahtzee::YahtzeeArgs),
 }

@@ -1,9 +1,10 @@
-//! `alea yahtzee`: the judge's category assignment.
+//! `alea yahtzee`: the judge's category assignment, and the whole solitaire game (see
+//! [`crate::solitaire`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -12,14 +13,20 @@ use alea_games::yahtzee::{best_assignment, parse_games, Assignment, CATEGORIES};
 use crate::failure::Failure;
 use crate::input::Input;
 use crate::progress;
+use crate::solitaire::{run_advise, run_simulate, run_solve, AdviseArgs, SimulateArgs, SolveArgs};
 
 #[derive(Debug, Args)]
-#[command(after_help = "\
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "\
 Input: games of 13 rounds until the end of the input, one round of five dice (1 to 6) per \
 line. Output per game: the 13 category scores (ones to sixes, chance, three of a kind, \
 four of a kind, five of a kind, short straight, long straight, full house), the bonus and \
-the total, for an assignment with the largest total.")]
+the total, for an assignment with the largest total."
+)]
 pub struct YahtzeeArgs {
+    #[command(subcommand)]
+    action: Option<Action>,
     /// Games in the judge format; standard input when absent or `-`.
     file: Option<PathBuf>,
     /// Score a full house only for three of one value and two of another (by default
@@ -32,7 +39,24 @@ pub struct YahtzeeArgs {
     json: bool,
 }
 
+/// The solitaire game: thirteen turns of up to three rolls, American scoring.
+#[derive(Debug, Subcommand)]
+enum Action {
+    /// Solve the whole solitaire game for the largest expected score.
+    Solve(SolveArgs),
+    /// The value of a position and of every option from it, best first.
+    Advise(AdviseArgs),
+    /// Play whole games optimally with seeded dice: mean, spread, percentiles.
+    Simulate(SimulateArgs),
+}
+
 pub fn run(args: &YahtzeeArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    match &args.action {
+        Some(Action::Solve(a)) => return run_solve(a, out),
+        Some(Action::Advise(a)) => return run_advise(a, out),
+        Some(Action::Simulate(a)) => return run_simulate(a, out),
+        None => {}
+    }
     let input = Input::read(args.file.as_deref())?;
     let games = parse_games(&input.bytes).map_err(|e| input.error(e))?;
     let bar = progress::bar(games.len() as u64, "games");

@@ -1,7 +1,11 @@
 //! The judge's Yahtzee: 1000 random games (seed 1) by the split into upper and lower
 //! sections, on one thread and in parallel, and by the classic table over (categories
 //! used, upper total) for comparison.
+//!
+//! Solitaire Yahtzee: the whole game solved (free joker, f64, mean and second moment),
+//! 20,000 optimal games from a solved table (seed 1), and advice for one position.
 
+use alea_games::yahtzee::solitaire::{self, advise, parse_dice, Card, Dice, Player, Rules};
 use alea_games::yahtzee::{best_assignment, best_total_by_table, Game};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -49,4 +53,25 @@ fn games_1000_by_the_classic_table_one_thread(bencher: divan::Bencher) {
             .map(|g| best_total_by_table(divan::black_box(g), false))
             .sum::<u32>()
     });
+}
+
+#[divan::bench(sample_count = 10)]
+fn solitaire_solve_free_joker() -> f64 {
+    solitaire::solve(Rules::FreeJoker).expected_score().0
+}
+
+#[divan::bench(sample_count = 10)]
+fn solitaire_simulate_20000_games(bencher: divan::Bencher) {
+    let table = solitaire::solve(Rules::FreeJoker);
+    let player = Player::new(&table);
+    bencher.bench(|| solitaire::simulate(&player, 20_000, 1, &|_| {}).games());
+}
+
+#[divan::bench(sample_count = 50)]
+fn solitaire_advise_one_position(bencher: divan::Bencher) {
+    let table = solitaire::solve(Rules::FreeJoker);
+    let player = Player::new(&table);
+    let card = Card::parse("ones=3,fours=12,full-house=25,chance=22", &Dice::new()).unwrap();
+    let dice = parse_dice("3,3,5,1,6").unwrap();
+    bencher.bench(|| advise(&player, &card, Some((dice, 2))).unwrap().value);
 }

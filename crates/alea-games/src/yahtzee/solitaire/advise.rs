@@ -28,20 +28,12 @@ pub fn possible_scores(dice: &Dice, b: usize) -> BTreeSet<u32> {
     s
 }
 
-/// A set of scores as short text: runs of consecutive values (or of one step) as
+/// A set of scores as short text: a run of consecutive values after the first as
 /// `a to b`.
 fn describe(scores: &BTreeSet<u32>) -> String {
     let v: Vec<u32> = scores.iter().copied().collect();
-    if v.len() > 4 {
-        let step = v[2] - v[1];
-        if v[1..].windows(2).all(|w| w[1] - w[0] == step) {
-            let by = if step == 1 {
-                String::new()
-            } else {
-                format!(" by {step}")
-            };
-            return format!("{}, or {} to {}{by}", v[0], v[1], v[v.len() - 1]);
-        }
+    if v.len() > 4 && v[1..].windows(2).all(|w| w[1] == w[0] + 1) {
+        return format!("{}, or {} to {}", v[0], v[1], v[v.len() - 1]);
     }
     let shown: Vec<String> = v.iter().map(u32::to_string).collect();
     shown.join(", ")
@@ -270,4 +262,45 @@ pub fn advise(
         o.loss = value - o.value;
     }
     Ok(Advice { value, options })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_gives_its_position() {
+        let dice = Dice::new();
+        let c = Card::parse(" sixes = 30 , fives=25,yahtzee=50,chance=17", &dice).unwrap();
+        let p = c.position();
+        assert_eq!(p.filled, 1 << 5 | 1 << 4 | 1 << YAHTZEE | 1 << 12);
+        assert_eq!(p.upper, 55);
+        assert!(p.yahtzee_50);
+        assert_eq!(c.total(), 30 + 25 + 50 + 17);
+        let c = Card::parse("sixes=30,fives=25,fours=12", &dice).unwrap();
+        assert_eq!(c.position().upper, 63); // capped
+        assert_eq!(c.total(), 67 + 35);
+        assert!(
+            !Card::parse("yahtzee=0", &dice)
+                .unwrap()
+                .position()
+                .yahtzee_50
+        );
+        assert_eq!(Card::parse("", &dice).unwrap(), Card::default());
+        assert_eq!(Card::parse("  ", &dice).unwrap(), Card::default());
+    }
+
+    #[test]
+    fn errors_point_at_the_item() {
+        let dice = Dice::new();
+        let err = |spec: &str| Card::parse(spec, &dice).unwrap_err();
+        assert_eq!(err("ones=1,,twos=2").col, 8);
+        assert_eq!(err("ones=1, twos= 3").col, 15);
+        assert_eq!(err("three-of-a-kind=4").col, 17);
+        assert!(err("four-of-a-kind=31").message.contains("0, or 5 to 30"));
+        assert!(Card::parse("four-of-a-kind=5,three-of-a-kind=30", &dice).is_ok());
+        assert_eq!(parse_dice("6, 6,6,6,6").unwrap(), [0, 0, 0, 0, 0, 5]);
+        assert_eq!(parse_dice("").unwrap_err().col, 1);
+        assert_eq!(parse_dice("1,2,3,4,").unwrap_err().col, 9);
+    }
 }

@@ -6,17 +6,22 @@
 //! simulation is a lane).
 
 use super::dice::Counts;
-use super::rules::{choices_scored, Scored};
-use super::solve::{after, open_slots, scored_rolls, scoring, slot, successor, Position, Table};
-use super::turn::{
-    average, best, first_roll, score_rolls_apart, Lane, Plan, Scoring, Work, LANES, SLOTS,
-};
+use super::rules::{choices_scored, Scored, UPPER, YAHTZEE};
+use super::solve::{after, open_slots, scored_rolls, slot, successor, Position, Table};
+use super::turn::{average, best, first_roll, score_rolls_apart, Lane, Plan, Work, LANES, SLOTS};
 
 /// The table with what it takes to read play from it.
 pub struct Player<'a> {
     pub table: &'a Table,
     pub plan: Plan,
     rolls: Vec<Scored>,
+    /// Per box and roll, the plain score: box by box, so that scoring every roll in one
+    /// box is a run over contiguous numbers.
+    plain: [Vec<f64>; 13],
+    /// Per face and roll, how many dice show the face: the successor of an upper box.
+    count: [Vec<u8>; 6],
+    /// The rolls that are Yahtzees, which may take the joker and the 100 bonus.
+    yahtzees: Vec<usize>,
 }
 
 /// The values within the turns of up to [`LANES`] positions.
@@ -25,7 +30,8 @@ pub struct Turns {
     /// Per lane and successor slot: the points beyond the box's own, plus the
     /// expected future.
     futures: Vec<[f64; SLOTS]>,
-    scoring: Vec<Scoring>,
+    /// Per lane and roll, the value of the roll as the last of the turn.
+    last: Vec<Vec<f64>>,
     /// The value of each keep with one roll to come.
     one: Vec<Lane>,
     /// ... and with two rolls to come.
@@ -53,7 +59,25 @@ impl<'a> Player<'a> {
     pub fn new(table: &'a Table) -> Player<'a> {
         let plan = Plan::new();
         let rolls = scored_rolls(&plan);
-        Player { table, plan, rolls }
+        let plain = std::array::from_fn(|b| rolls.iter().map(|r| f64::from(r.plain[b])).collect());
+        let count = std::array::from_fn(|f| {
+            plan.dice
+                .rolls
+                .iter()
+                .map(|&r| plan.dice.keeps[r][f])
+                .collect()
+        });
+        let yahtzees = (0..rolls.len())
+            .filter(|&i| rolls[i].yahtzee_face.is_some())
+            .collect();
+        Player {
+            table,
+            plan,
+            rolls,
+            plain,
+            count,
+            yahtzees,
+        }
     }
 
     /// Room for the turns of [`LANES`] positions.
@@ -61,7 +85,7 @@ impl<'a> Player<'a> {
         Turns {
             positions: Vec::with_capacity(LANES),
             futures: Vec::with_capacity(LANES),
-            scoring: Vec::with_capacity(LANES),
+            last: vec![vec![0.0; self.rolls.len()]; LANES],
             one: vec![[0.0; LANES]; self.plan.dice.keeps.len()],
             two: vec![[0.0; LANES]; self.plan.dice.keeps.len()],
             start: [0.0; LANES],
@@ -79,21 +103,55 @@ impl<'a> Player<'a> {
         turns.positions.clear();
         turns.positions.extend_from_slice(positions);
         turns.futures.clear();
-        turns.scoring.clear();
         for &at in positions {
             let mut f = [f64::NEG_INFINITY; SLOTS];
             for s in open_slots(at.filled) {
                 f[s] = after(at, s, &self.table.values).mean;
             }
             turns.futures.push(f);
-            turns.scoring.push(scoring(
-                self.table.rules,
-                &self.rolls,
-                at.filled,
-                at.yahtzee_50,
-            ));
         }
+        for l in 0..positions.len() {
+            let (at, futures) = (turns.positions[l], &turns.futures[l]);
+            let last = &mut turns.last[l];
+            last_roll_values(self, at.filled, futures, last);
+            // The Yahtzees, by the full rules.
+            for &i in &self.yahtzees {
+                let mut best = f64::NEG_INFINITY;
+                self.each_box(at, futures, i, |c| best = best.max(c.value));
+                last[i] = best;
+            }
+        }
+        let last = &turns.last;
+        let value = |l: usize, i: usize| last[l][i];
+        score_rolls_apart(&self.plan, positions.len(), value, &mut turns.work);
         keep_values(&self.plan, turns);
+    }
+
+    /// Calls `visit` with every box the roll `roll` (by its place in the plan's rolls)
+    /// may go in from `at`, where `futures` are the values after each slot.
+    fn each_box(
+        &self,
+        at: Position,
+        futures: &[f64; SLOTS],
+        roll: usize,
+        mut visit: impl FnMut(BoxChoice),
+    ) {
+        let scored = &self.rolls[roll];
+        let extra = if at.yahtzee_50 {
+            scored.bonus(self.table.rules)
+        } else {
+            0
+        };
+        choices_scored(self.table.rules, at.filled, scored, |b, points| {
+            let s = slot(b, points);
+            let (bonus, _) = successor(at, s);
+            visit(BoxChoice {
+                index: b,
+                points,
+                earned: points + extra + bonus,
+                value: f64::from(points + extra) + futures[s],
+            });
+        });
     }
 
     /// The value of keeping `keep` in lane `lane` with `rolls_left` (1 or 2) rolls to come.
@@ -130,42 +188,32 @@ impl<'a> Player<'a> {
 
     /// Every box the last roll `roll` (a keep index) may go in, in card order.
     pub fn box_choices(&self, turns: &Turns, lane: usize, roll: usize) -> Vec<BoxChoice> {
-        let at = turns.positions[lane];
         let n = self
             .plan
             .dice
             .roll_number(roll)
             .expect("a roll of five dice");
-        let scored = &self.rolls[n];
-        let extra = if at.yahtzee_50 {
-            scored.bonus(self.table.rules)
-        } else {
-            0
-        };
         let mut choices = Vec::new();
-        choices_scored(self.table.rules, at.filled, scored, |b, points| {
-            let s = slot(b, points);
-            let (bonus, _) = successor(at, s);
-            choices.push(BoxChoice {
-                index: b,
-                points,
-                earned: points + extra + bonus,
-                value: f64::from(points + extra) + turns.futures[lane][s],
-            });
+        self.each_box(turns.positions[lane], &turns.futures[lane], n, |c| {
+            choices.push(c);
         });
         choices
     }
 
     /// The best box for the last roll: the first of the best, in card order.
     pub fn best_box(&self, turns: &Turns, lane: usize, roll: usize) -> BoxChoice {
-        let choices = self.box_choices(turns, lane, roll);
-        let mut best = choices[0];
-        for c in &choices[1..] {
-            if c.value > best.value {
-                best = *c;
+        let n = self
+            .plan
+            .dice
+            .roll_number(roll)
+            .expect("a roll of five dice");
+        let mut best: Option<BoxChoice> = None;
+        self.each_box(turns.positions[lane], &turns.futures[lane], n, |c| {
+            if best.is_none_or(|b| c.value > b.value) {
+                best = Some(c);
             }
-        }
-        best
+        });
+        best.expect("a position with an open box")
     }
 
     /// The keep index of these counts.
@@ -174,12 +222,39 @@ impl<'a> Player<'a> {
     }
 }
 
-/// From the last roll back to the first: the keeps' values with one and two rolls to
+/// The value of each roll as the last of the turn, scored by plain rules in the best
+/// open box (right for every roll but the Yahtzees), box by box over all rolls.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+fn last_roll_values(player: &Player, filled: u16, futures: &[f64; SLOTS], last: &mut [f64]) {
+    last.fill(f64::NEG_INFINITY);
+    let better = |a: f64, b: f64| if a > b { a } else { b };
+    for b in (0..13).filter(|&b| filled & (1 << b) == 0) {
+        if b < UPPER {
+            // The points and the future depend on the count of the face.
+            let by_count: [f64; 6] =
+                std::array::from_fn(|n| (n * (b + 1)) as f64 + futures[b * 6 + n]);
+            for (v, &n) in last.iter_mut().zip(&player.count[b]) {
+                *v = better(*v, by_count[usize::from(n)]);
+            }
+        } else if b == YAHTZEE {
+            let (miss, hit) = (futures[b * 6], 50.0 + futures[b * 6 + 1]);
+            for (v, &p) in last.iter_mut().zip(&player.plain[b]) {
+                *v = better(*v, if p > 0.0 { hit } else { miss });
+            }
+        } else {
+            let future = futures[b * 6];
+            for (v, &p) in last.iter_mut().zip(&player.plain[b]) {
+                *v = better(*v, p + future);
+            }
+        }
+    }
+}
+
+/// From the last roll (already scored) back to the first: the keeps' values with one and two rolls to
 /// come, and the value at the start. Compiled for the vector units this processor has.
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
 fn keep_values(plan: &Plan, turns: &mut Turns) {
     let work = &mut turns.work;
-    score_rolls_apart(plan, &turns.scoring, &turns.futures, work);
     average::<false>(plan, work);
     turns.one.copy_from_slice(&work.mean);
     best::<false>(plan, work);

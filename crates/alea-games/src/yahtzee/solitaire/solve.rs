@@ -263,18 +263,20 @@ fn solve_lanes(plan: &Plan, scoring: &Scoring, next: &Successors, work: &mut Wor
     turn(plan, scoring, next, work)
 }
 
-/// Every reachable turn-start position, by number of boxes filled.
+/// Whether the Yahtzee box may hold 50, for a set of filled boxes.
+fn yahtzee_flags(filled: u16) -> &'static [bool] {
+    if filled & (1 << YAHTZEE) != 0 {
+        &[false, true]
+    } else {
+        &[false]
+    }
+}
+
+/// The filled boxes and Yahtzee flags of the positions with `filled_count` boxes filled.
 fn groups(filled_count: usize) -> Vec<(u16, bool)> {
     (0..1u16 << BOXES)
         .filter(|m| m.count_ones() as usize == filled_count)
-        .flat_map(|filled| {
-            let flags: &[bool] = if filled & (1 << YAHTZEE) != 0 {
-                &[false, true]
-            } else {
-                &[false]
-            };
-            flags.iter().map(move |&y| (filled, y))
-        })
+        .flat_map(|filled| yahtzee_flags(filled).iter().map(move |&y| (filled, y)))
         .collect()
 }
 
@@ -283,13 +285,8 @@ pub fn reachable_positions() -> Vec<Position> {
     let reachable = reachable_upper();
     (0..FULL)
         .flat_map(|filled| {
-            let flags: &[bool] = if filled & (1 << YAHTZEE) != 0 {
-                &[false, true]
-            } else {
-                &[false]
-            };
             let sums = reachable[usize::from(filled) & 63];
-            flags.iter().flat_map(move |&yahtzee_50| {
+            yahtzee_flags(filled).iter().flat_map(move |&yahtzee_50| {
                 (0..=CAP as u8)
                     .filter(move |&u| sums & (1 << u) != 0)
                     .map(move |upper| Position {

@@ -203,24 +203,19 @@ pub fn score_rolls(plan: &Plan, scoring: &Scoring, next: &Successors, work: &mut
     }
 }
 
-/// Fills the rolls' slots with each lane's best last-roll mean, for lanes that each have
-/// their own boxes: lane `l` scores by `scoring[l]`, with `futures[l][slot]` the points
-/// beyond the box's own and the expected future after each slot. Lanes past the last
-/// are set to zero.
+/// Fills the rolls' slots of the first `lanes` lanes with `value(lane, roll)`, the
+/// best last-roll mean of each roll (by its place in the plan's rolls), for lanes that
+/// each have their own boxes. The other lanes are set to zero.
 pub fn score_rolls_apart(
     plan: &Plan,
-    scoring: &[Scoring],
-    futures: &[[f64; SLOTS]],
+    lanes: usize,
+    value: impl Fn(usize, usize) -> f64,
     work: &mut Work,
 ) {
     for (i, &r) in plan.rolls.iter().enumerate() {
         let mut mean = [0.0; LANES];
-        for (l, (s, f)) in scoring.iter().zip(futures).enumerate() {
-            let choices = &s.choices[s.start[i] as usize..s.start[i + 1] as usize];
-            mean[l] = choices
-                .iter()
-                .map(|&(points, slot)| points + f[usize::from(slot)])
-                .fold(f64::NEG_INFINITY, f64::max);
+        for (l, m) in mean.iter_mut().enumerate().take(lanes) {
+            *m = value(l, i);
         }
         work.mean[usize::from(r)] = mean;
     }

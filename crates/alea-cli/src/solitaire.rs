@@ -1,0 +1,371 @@
+//! `alea yahtzee solve | advise | simulate`: the whole solitaire game, solved for the
+//! largest expected score, advice for any position, and optimal games with seeded dice.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value as Json};
+
+use alea_games::yahtzee::solitaire::{
+    advise, parse_dice, simulate, solve_with_progress, Advice, Card, Choice, Dice, Player, Rules,
+    Table, BOXES,
+};
+
+use crate::failure::Failure;
+use crate::progress;
+use crate::show;
+
+/// The joker rule, by its name on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// With the Yahtzee box filled, a Yahtzee may go in any open box; once the upper
+    /// box of its face is filled too, full house and straights take it at 25/30/40.
+    FreeJoker,
+    /// The official order: the matching upper box if open, else any open lower box
+    /// at joker values, else a zero in an upper box.
+    ForcedJoker,
+    /// The 100 bonus for further Yahtzees, but no joker.
+    NoJoker,
+    /// Neither the 100 bonus nor the joker.
+    NoBonus,
+}
+
+impl From<RulesArg> for Rules {
+    fn from(r: RulesArg) -> Rules {
+        match r {
+            RulesArg::FreeJoker => Rules::FreeJoker,
+            RulesArg::ForcedJoker => Rules::ForcedJoker,
+            RulesArg::NoJoker => Rules::NoJoker,
+            RulesArg::NoBonus => Rules::NoBonus,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The joker rule.
+    #[arg(long, value_enum, default_value = "free-joker")]
+    rules: RulesArg,
+    /// Write the solved table to FILE, for `advise --table` and `simulate --table`.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// One JSON object: rules, expected_score, std_dev, states, seconds.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+A card lists its filled boxes as box=score, separated by commas, for example \
+--card ones=3,sixes=24,full-house=25,yahtzee=0. Boxes: ones, twos, threes, fours, fives, \
+sixes, three-of-a-kind, four-of-a-kind, full-house, small-straight, large-straight, \
+yahtzee, chance. The value of a position is the expected number of points still to be \
+earned from it under optimal play (points already on the card are not counted).")]
+pub struct AdviseArgs {
+    /// The joker rule (default: the table's, or free-joker).
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+    /// Read the solved table from FILE (written by `solve --save`) instead of solving.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// The filled boxes and their scores; none by default (the start of the game).
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    card: String,
+    /// The five dice on the table, like 3,3,5,1,6; without them, the position is the
+    /// start of a turn.
+    #[arg(long, value_name = "a,b,c,d,e")]
+    dice: Option<String>,
+    /// Rolls still to come in this turn: 2 after the first roll, 0 after the third.
+    #[arg(long, value_name = "0|1|2", requires = "dice", default_value_t = 2,
+          value_parser = clap::value_parser!(u8).range(0..=2))]
+    rolls_left: u8,
+    /// One JSON object: value, and options with their value and loss.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The joker rule (default: the table's, or free-joker).
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+    /// Read the solved table from FILE (written by `solve --save`) instead of solving.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// How many games to play.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// The seed of the dice: the same seed gives the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// One JSON object: mean, std_dev, percentiles, and more.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Solves under `rules`, with a progress bar on a terminal.
+fn solve_table(rules: Rules) -> Table {
+    let bar = progress::bar(0, "positions");
+    let table = solve_with_progress(rules, &mut |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    table
+}
+
+/// The table to play by: read from `path`, or solved.
+fn load_or_solve(path: Option<&Path>, rules: Option<RulesArg>) -> Result<Table, Failure> {
+    let Some(path) = path else {
+        return Ok(solve_table(rules.map_or(Rules::FreeJoker, Rules::from)));
+    };
+    let name = path.display();
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::bad_input(format!("{name}: cannot read: {e}")))?;
+    let table =
+        Table::from_bytes(&bytes).map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
+    if let Some(asked) = rules {
+        let asked = Rules::from(asked);
+        if asked != table.rules {
+            return Err(Failure::bad_input(format!(
+                "{name}: a table for {}, but --rules {} was asked for",
+                table.rules.name(),
+                asked.name()
+            )));
+        }
+    }
+    Ok(table)
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, so that a failure
+/// part way never leaves a damaged table under the final name.
+fn save(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let name = path.display();
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".part");
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, bytes)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&temporary);
+            Failure::other(format!("{name}: cannot write the table: {e}"))
+        })
+}
+
+pub fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let began = Instant::now();
+    let table = solve_table(args.rules.into());
+    let seconds = began.elapsed().as_secs_f64();
+    let (mean, sd) = table.expected_score();
+    if let Some(path) = &args.save {
+        save(path, &table.to_bytes())?;
+    }
+    if args.json {
+        let mut o = json!({
+            "rules": table.rules.name(),
+            "expected_score": mean,
+            "std_dev": sd,
+            "states": table.positions,
+            "seconds": seconds,
+        });
+        if let Some(path) = &args.save {
+            o["saved"] = json!(path.display().to_string());
+        }
+        writeln!(out, "{o}")?;
+        return Ok(());
+    }
+    writeln!(out, "rules: {}", table.rules.name())?;
+    writeln!(out, "expected score: {mean:.7}")?;
+    writeln!(out, "standard deviation: {sd:.4}")?;
+    writeln!(
+        out,
+        "positions: {} turn starts, solved in {seconds:.2} s",
+        table.positions
+    )?;
+    if let Some(path) = &args.save {
+        writeln!(out, "saved: {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// A command-line spec's parse error as `--OPTION:1:COL: message`.
+fn spec_error(option: &str) -> impl Fn(alea_games::ParseError) -> Failure + '_ {
+    move |e| Failure::bad_input(format!("{option}:{e}"))
+}
+
+pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    // The position is read first: a typo costs no solve.
+    let card = Card::parse(&args.card, &Dice::new()).map_err(spec_error("--card"))?;
+    let dice = match &args.dice {
+        Some(d) => Some(parse_dice(d).map_err(spec_error("--dice"))?),
+        None => None,
+    };
+    if dice.is_some() && card.is_full() {
+        return Err(Failure::bad_input(
+            "--card: the card is full: no box is left to score the dice in",
+        ));
+    }
+    let table = load_or_solve(args.table.as_deref(), args.rules)?;
+    let player = Player::new(&table);
+    let rolls_left = usize::from(args.rolls_left);
+    let advice = advise(&player, &card, dice.map(|d| (d, rolls_left)))
+        .map_err(|e| Failure::bad_input(e.to_string()))?;
+    let position = card.position();
+    let dice_text = args.dice.as_ref().map(|_| {
+        let d = dice.expect("parsed");
+        (0..6)
+            .flat_map(|f| std::iter::repeat_n(f + 1, usize::from(d[f])))
+            .collect::<Vec<usize>>()
+    });
+    if args.json {
+        let o = json!({
+            "rules": table.rules.name(),
+            "card_points": card.total(),
+            "upper_total": position.upper,
+            "dice": dice_text,
+            "rolls_left": dice_text.as_ref().map(|_| rolls_left),
+            "value": advice.value,
+            "options": options_json(&advice),
+        });
+        writeln!(out, "{o}")?;
+        return Ok(());
+    }
+    writeln!(out, "rules: {}", table.rules.name())?;
+    let open: Vec<&str> = (0..13)
+        .filter(|&b| card.scores[b].is_none())
+        .map(|b| BOXES[b])
+        .collect();
+    writeln!(
+        out,
+        "card: {} points, upper total {} of 63, open: {}",
+        card.total(),
+        position.upper,
+        if open.is_empty() {
+            "none".to_string()
+        } else {
+            open.join(", ")
+        }
+    )?;
+    match &dice_text {
+        Some(d) => {
+            let faces: Vec<String> = d.iter().map(usize::to_string).collect();
+            writeln!(
+                out,
+                "dice: {}, {rolls_left} roll{} to come",
+                faces.join(" "),
+                if rolls_left == 1 { "" } else { "s" }
+            )?
+        }
+        None => writeln!(out, "at the start of a turn")?,
+    }
+    writeln!(
+        out,
+        "value: {:.7} (expected points still to come, under optimal play)",
+        advice.value
+    )?;
+    if advice.options.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<[String; 3]> = advice
+        .options
+        .iter()
+        .map(|o| {
+            [
+                option_text(&o.choice),
+                format!("{:.7}", o.value),
+                format!("{:.7}", o.loss),
+            ]
+        })
+        .collect();
+    show::table(out, ["option", "value", "loss"], &rows)?;
+    Ok(())
+}
+
+fn option_text(choice: &Choice) -> String {
+    match choice {
+        Choice::Keep(faces) if faces.is_empty() => "reroll all".into(),
+        Choice::Keep(faces) if faces.len() == 5 => "keep all".into(),
+        Choice::Keep(faces) => {
+            let f: Vec<String> = faces.iter().map(u8::to_string).collect();
+            format!("keep {}", f.join(" "))
+        }
+        Choice::Score(b) => format!("{} for {}", BOXES[b.index], b.earned),
+    }
+}
+
+fn options_json(advice: &Advice) -> Json {
+    advice
+        .options
+        .iter()
+        .map(|o| match &o.choice {
+            Choice::Keep(faces) => json!({"keep": faces, "value": o.value, "loss": o.loss}),
+            Choice::Score(b) => json!({
+                "box": BOXES[b.index],
+                "points": b.points,
+                "earned": b.earned,
+                "value": o.value,
+                "loss": o.loss,
+            }),
+        })
+        .collect()
+}
+
+/// The percentiles reported by `simulate`.
+const PERCENTILES: [u32; 9] = [1, 5, 10, 25, 50, 75, 90, 95, 99];
+
+pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let began = Instant::now();
+    let table = load_or_solve(args.table.as_deref(), args.rules)?;
+    let player = Player::new(&table);
+    let bar = progress::bar(args.games, "games");
+    let scores = simulate(&player, args.games, args.seed, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let seconds = began.elapsed().as_secs_f64();
+    let e = scores.estimate();
+    let (lo, hi) = e.interval();
+    let exact = table.expected_score().0;
+    let percentile = |p: u32| scores.percentile(f64::from(p)).expect("games were played");
+    let (min, max) = (percentile(0), scores.counts.len() as u32 - 1);
+    if args.json {
+        let p: serde_json::Map<String, Json> = PERCENTILES
+            .iter()
+            .map(|&p| (p.to_string(), json!(percentile(p))))
+            .collect();
+        let o = json!({
+            "rules": table.rules.name(),
+            "games": e.games,
+            "seed": args.seed,
+            "mean": e.mean,
+            "std_dev": e.std_dev,
+            "interval": [lo, hi],
+            "exact_mean": exact,
+            "percentiles": p,
+            "min": min,
+            "max": max,
+            "seconds": seconds,
+        });
+        writeln!(out, "{o}")?;
+        return Ok(());
+    }
+    writeln!(out, "rules: {}", table.rules.name())?;
+    writeln!(
+        out,
+        "games: {} played optimally (seed {}) in {seconds:.2} s",
+        e.games, args.seed
+    )?;
+    writeln!(
+        out,
+        "mean: {:.4} (95% interval {lo:.4} to {hi:.4}; exact {exact:.7})",
+        e.mean
+    )?;
+    writeln!(out, "standard deviation: {:.4}", e.std_dev)?;
+    let p: Vec<String> = PERCENTILES
+        .iter()
+        .map(|&p| format!("{p}%: {}", percentile(p)))
+        .collect();
+    writeln!(out, "percentiles: {}", p.join(", "))?;
+    writeln!(out, "lowest: {min}, highest: {max}")?;
+    Ok(())
+}

@@ -1,7 +1,8 @@
 //! `alea yahtzee solve | advise | simulate`: the whole solitaire game, solved for the
 //! largest expected score, advice for any position, and optimal games with seeded dice.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -9,8 +10,8 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 
 use alea_games::yahtzee::solitaire::{
-    advise, parse_dice, simulate, solve_with_progress, Advice, Card, Choice, Dice, Player, Rules,
-    Table, BOXES,
+    advise, file_len, parse_dice, simulate, solve_with_progress, starts_like_a_table, Advice, Card,
+    Choice, Dice, Player, Rules, Table, TableError, BOXES,
 };
 
 use crate::failure::Failure;
@@ -62,7 +63,9 @@ A card lists its filled boxes as box=score, separated by commas, for example \
 --card ones=3,sixes=24,full-house=25,yahtzee=0. Boxes: ones, twos, threes, fours, fives, \
 sixes, three-of-a-kind, four-of-a-kind, full-house, small-straight, large-straight, \
 yahtzee, chance. The value of a position is the expected number of points still to be \
-earned from it under optimal play (points already on the card are not counted).")]
+earned from it under optimal play (points already on the card are not counted). \
+card_points in --json counts the card's boxes and upper bonus; a card does not say how \
+many 100 bonuses were earned.")]
 pub struct AdviseArgs {
     /// The joker rule (default: the table's, or free-joker).
     #[arg(long, value_enum)]
@@ -121,16 +124,14 @@ fn load_or_solve(path: Option<&Path>, rules: Option<RulesArg>) -> Result<Table, 
     let Some(path) = path else {
         return Ok(solve_table(rules.map_or(Rules::FreeJoker, Rules::from)));
     };
-    let name = path.display();
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::bad_input(format!("{name}: cannot read: {e}")))?;
-    let table =
-        Table::from_bytes(&bytes).map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
+    let table = read_table(path)
+        .map_err(|message| Failure::bad_input(format!("{}: {message}", path.display())))?;
     if let Some(asked) = rules {
         let asked = Rules::from(asked);
         if asked != table.rules {
             return Err(Failure::bad_input(format!(
-                "{name}: a table for {}, but --rules {} was asked for",
+                "{}: a table for {}, but --rules {} was asked for",
+                path.display(),
                 table.rules.name(),
                 asked.name()
             )));
@@ -139,22 +140,73 @@ fn load_or_solve(path: Option<&Path>, rules: Option<RulesArg>) -> Result<Table, 
     Ok(table)
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it, so that a failure
-/// part way never leaves a damaged table under the final name.
-fn save(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+/// Reads a saved table, refusing a foreign or wrongly sized file before reading it
+/// all.
+fn read_table(path: &Path) -> Result<Table, String> {
+    let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    let mut file = File::open(path).map_err(cannot)?;
+    let mut mark = Vec::new();
+    (&mut file).take(8).read_to_end(&mut mark).map_err(cannot)?;
+    if !starts_like_a_table(&mark) {
+        return Err(TableError::Foreign.to_string());
+    }
+    let len = file.metadata().map_err(cannot)?.len();
+    if len != file_len() as u64 {
+        return Err(
+            TableError::Damaged(format!("{len} bytes; a table is {} bytes", file_len()))
+                .to_string(),
+        );
+    }
+    let mut bytes = mark;
+    file.read_to_end(&mut bytes).map_err(cannot)?;
+    Table::from_bytes(&bytes).map_err(|e| e.to_string())
+}
+
+/// Refuses a `--save` path that cannot be written, before the work.
+fn check_save_path(path: &Path) -> Result<(), Failure> {
     let name = path.display();
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".part");
-    let temporary = PathBuf::from(temporary);
-    std::fs::write(&temporary, bytes)
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&temporary);
-            Failure::other(format!("{name}: cannot write the table: {e}"))
-        })
+    if path.is_dir() || path.as_os_str().to_string_lossy().ends_with('/') {
+        return Err(Failure::bad_input(format!(
+            "--save {name}: a folder; give a file name"
+        )));
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(Failure::bad_input(format!(
+            "--save {name}: the folder {} does not exist",
+            folder.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` through a fresh temporary file beside it, renamed at the
+/// end, so that a failure part way never leaves a damaged table under the final name
+/// (nor touches any other file).
+fn save(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let cannot = |e: &dyn std::fmt::Display| {
+        Failure::other(format!("{}: cannot write the table: {e}", path.display()))
+    };
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut temporary = tempfile::NamedTempFile::new_in(folder).map_err(|e| cannot(&e))?;
+    temporary
+        .write_all(bytes)
+        .and_then(|()| temporary.as_file().sync_all())
+        .map_err(|e| cannot(&e))?;
+    temporary.persist(path).map_err(|e| cannot(&e.error))?;
+    Ok(())
 }
 
 pub fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    if let Some(path) = &args.save {
+        check_save_path(path)?;
+    }
     let began = Instant::now();
     let table = solve_table(args.rules.into());
     let seconds = began.elapsed().as_secs_f64();
@@ -212,7 +264,7 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
     let rolls_left = usize::from(args.rolls_left);
     let advice = advise(&player, &card, dice.map(|d| (d, rolls_left)))
         .map_err(|e| Failure::bad_input(e.to_string()))?;
-    let position = card.position();
+    let upper_total: u32 = card.scores[..6].iter().flatten().sum();
     let dice_text = args.dice.as_ref().map(|_| {
         let d = dice.expect("parsed");
         (0..6)
@@ -223,7 +275,7 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
         let o = json!({
             "rules": table.rules.name(),
             "card_points": card.total(),
-            "upper_total": position.upper,
+            "upper_total": upper_total,
             "dice": dice_text,
             "rolls_left": dice_text.as_ref().map(|_| rolls_left),
             "value": advice.value,
@@ -239,9 +291,8 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
         .collect();
     writeln!(
         out,
-        "card: {} points, upper total {} of 63, open: {}",
+        "card: {} points, upper total {upper_total} of 63, open: {}",
         card.total(),
-        position.upper,
         if open.is_empty() {
             "none".to_string()
         } else {
@@ -324,8 +375,9 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
     bar.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
     let e = scores.estimate();
-    let (lo, hi) = e.interval();
-    let exact = table.expected_score().0;
+    // One game has no spread to make an interval from.
+    let interval = (e.games >= 2).then(|| e.interval());
+    let (exact, exact_sd) = table.expected_score();
     let percentile = |p: u32| scores.percentile(f64::from(p)).expect("games were played");
     let (min, max) = (percentile(0), scores.counts.len() as u32 - 1);
     if args.json {
@@ -339,8 +391,9 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
             "seed": args.seed,
             "mean": e.mean,
             "std_dev": e.std_dev,
-            "interval": [lo, hi],
+            "interval": interval.map(|(lo, hi)| [lo, hi]),
             "exact_mean": exact,
+            "exact_std_dev": exact_sd,
             "percentiles": p,
             "min": min,
             "max": max,
@@ -355,12 +408,23 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
         "games: {} played optimally (seed {}) in {seconds:.2} s",
         e.games, args.seed
     )?;
+    match interval {
+        Some((lo, hi)) => writeln!(
+            out,
+            "mean: {:.4} (95% interval {lo:.4} to {hi:.4}; exact {exact:.7})",
+            e.mean
+        )?,
+        None => writeln!(
+            out,
+            "mean: {:.4} (one game: no interval; exact {exact:.7})",
+            e.mean
+        )?,
+    }
     writeln!(
         out,
-        "mean: {:.4} (95% interval {lo:.4} to {hi:.4}; exact {exact:.7})",
-        e.mean
+        "standard deviation: {:.4} (exact {exact_sd:.4})",
+        e.std_dev
     )?;
-    writeln!(out, "standard deviation: {:.4}", e.std_dev)?;
     let p: Vec<String> = PERCENTILES
         .iter()
         .map(|&p| format!("{p}%: {}", percentile(p)))

@@ -17,22 +17,25 @@ pub struct Card {
     pub scores: [Option<u32>; 13],
 }
 
-/// The scores a box can hold: zero, or what some roll scores there.
+/// The scores a box can hold: what some roll scores there (zero included, but for
+/// chance, which always scores the dice). A joker scores no more than a plain roll:
+/// the full house and straights' joker values are their plain scores.
 pub fn possible_scores(dice: &Dice, b: usize) -> BTreeSet<u32> {
-    let mut s: BTreeSet<u32> = dice
-        .rolls
+    dice.rolls
         .iter()
         .map(|&r| plain_score(b, &dice.keeps[r]))
-        .collect();
-    s.insert(0);
-    s
+        .collect()
 }
 
 /// A set of scores as short text: a run of consecutive values after the first as
 /// `a to b`.
 fn describe(scores: &BTreeSet<u32>) -> String {
     let v: Vec<u32> = scores.iter().copied().collect();
-    if v.len() > 4 && v[1..].windows(2).all(|w| w[1] == w[0] + 1) {
+    let run = |v: &[u32]| v.len() > 4 && v.windows(2).all(|w| w[1] == w[0] + 1);
+    if run(&v) {
+        return format!("{} to {}", v[0], v[v.len() - 1]);
+    }
+    if run(&v[1..]) {
         return format!("{}, or {} to {}", v[0], v[1], v[v.len() - 1]);
     }
     let shown: Vec<String> = v.iter().map(u32::to_string).collect();
@@ -76,12 +79,14 @@ impl Card {
                     ),
                 ));
             };
-            let Ok(points) = score.parse::<u32>() else {
+            // Digits only (no sign); a number too large for u32 is no score either.
+            let digits = !score.is_empty() && score.bytes().all(|b| b.is_ascii_digit());
+            let Some(points) = digits.then(|| score.parse::<u32>().unwrap_or(u32::MAX)) else {
                 return Err(ParseError::at(
                     1,
                     score_at,
                     format!(
-                        "expected the score of {name} as a number, found `{}`",
+                        "expected the score of {name} as a whole number, found `{}`",
                         score.escape_debug()
                     ),
                 ));
@@ -92,7 +97,7 @@ impl Card {
                     1,
                     score_at,
                     format!(
-                        "{points} is not a possible score of {name} (it can hold {})",
+                        "{score} is not a possible score of {name} (it can hold {})",
                         describe(&possible)
                     ),
                 ));
@@ -145,9 +150,10 @@ pub fn parse_dice(spec: &str) -> Result<Counts, ParseError> {
         let at = col + leading_blanks(item);
         col += item.len() + 1;
         let item = item.trim();
-        match item.parse::<u8>() {
-            Ok(d @ 1..=6) if n < 5 => counts[usize::from(d) - 1] += 1,
-            Ok(_) | Err(_) if n < 5 => {
+        let die = (item.len() == 1).then(|| item.parse::<u8>().ok()).flatten();
+        match die {
+            Some(d @ 1..=6) if n < 5 => counts[usize::from(d) - 1] += 1,
+            _ if n < 5 => {
                 return Err(ParseError::at(
                     1,
                     at,
@@ -298,6 +304,15 @@ mod tests {
         assert_eq!(err("ones=1, twos= 3").col, 15);
         assert_eq!(err("three-of-a-kind=4").col, 17);
         assert!(err("four-of-a-kind=31").message.contains("0, or 5 to 30"));
+        assert!(err("chance=0").message.contains("(it can hold 5 to 30)"));
+        assert!(err("ones=+3")
+            .message
+            .contains("as a whole number, found `+3`"));
+        let huge = err("ones=99999999999").message;
+        assert!(
+            huge.starts_with("99999999999 is not a possible score of ones"),
+            "{huge}"
+        );
         assert!(Card::parse("four-of-a-kind=5,three-of-a-kind=30", &dice).is_ok());
         assert_eq!(parse_dice("6, 6,6,6,6").unwrap(), [0, 0, 0, 0, 0, 5]);
         assert_eq!(parse_dice("").unwrap_err().col, 1);

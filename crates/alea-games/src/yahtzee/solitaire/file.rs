@@ -47,6 +47,17 @@ fn checksum(header: &[u8], body: &[u8]) -> u32 {
     h.finalize()
 }
 
+/// The size of a table file, in bytes.
+pub fn file_len() -> usize {
+    HEADER + reachable_positions().len() * ENTRY
+}
+
+/// Whether bytes start like a table file (to refuse a foreign file before reading it
+/// all).
+pub fn starts_like_a_table(first: &[u8]) -> bool {
+    first.starts_with(MARK)
+}
+
 impl Table {
     /// The table as bytes, header and checksum included.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -83,8 +94,16 @@ impl Table {
         if version != VERSION {
             return Err(TableError::Version(version));
         }
-        let expected = checksum(&bytes[..HEADER], &bytes[HEADER..]);
-        if word(24) != expected || word(28) != 0 {
+        let positions = reachable_positions();
+        let count = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+        let expected_len = HEADER + positions.len() * ENTRY;
+        if bytes.len() != expected_len {
+            return Err(TableError::Damaged(format!(
+                "{} bytes; a table is {expected_len} bytes",
+                bytes.len()
+            )));
+        }
+        if word(24) != checksum(&bytes[..HEADER], &bytes[HEADER..]) || word(28) != 0 {
             return Err(TableError::Damaged(
                 "the checksum does not match the contents".into(),
             ));
@@ -92,14 +111,10 @@ impl Table {
         let rules = *Rules::ALL
             .get(word(12) as usize)
             .ok_or_else(|| TableError::Damaged(format!("unknown rules code {}", word(12))))?;
-        let positions = reachable_positions();
-        let count = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-        if count != positions.len() as u64 || bytes.len() != HEADER + positions.len() * ENTRY {
+        if count != positions.len() as u64 {
             return Err(TableError::Damaged(format!(
-                "{} bytes for {count} positions; a table has {} positions in {} bytes",
-                bytes.len(),
-                positions.len(),
-                HEADER + positions.len() * ENTRY
+                "{count} positions; a table has {}",
+                positions.len()
             )));
         }
         let mut values = vec![Moments::default(); TABLE_LEN];

@@ -12,7 +12,7 @@ pub mod turn;
 
 pub use advise::{advise, parse_dice, Advice, AdviceError, Card, Choice, Opt};
 pub use dice::Dice;
-pub use file::TableError;
+pub use file::{file_len, starts_like_a_table, TableError};
 pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
 pub use simulate::{simulate, Scores};

@@ -7,6 +7,7 @@ mod dice;
 mod failure;
 mod input;
 mod jenga;
+mod mahjong;
 mod patience;
 mod progress;
 mod show;
@@ -57,6 +58,9 @@ enum Game {
     /// Colored Jenga: the least expected game length and the best move.
     #[command(after_help = EXIT_CODES)]
     Jenga(jenga::JengaArgs),
+    /// Mahjong: the expected draws to a winning hand, modulo a prime, exactly, in f64.
+    #[command(after_help = EXIT_CODES)]
+    Mahjong(mahjong::MahjongArgs),
     /// Yahtzee: the judge's assignment of rounds to categories; the solitaire game
     /// solved, advice, simulation.
     #[command(after_help = EXIT_CODES)]
@@ -74,6 +78,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Game::Patience(args) => patience::run(args, out),
         Game::Dice(args) => dice::run(args, out),
         Game::Jenga(args) => jenga::run(args, out),
+        Game::Mahjong(args) => mahjong::run(args, out),
         Game::Yahtzee(args) => yahtzee::run(args, out),
     }
 }
@@ -83,7 +88,7 @@ impl Cli {
     fn streams(&self) -> bool {
         match &self.game {
             Game::Patience(args) => args.streams(),
-            Game::Dice(_) | Game::Jenga(_) | Game::Yahtzee(_) => false,
+            Game::Dice(_) | Game::Jenga(_) | Game::Mahjong(_) | Game::Yahtzee(_) => false,
         }
     }
 }

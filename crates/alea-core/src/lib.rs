@@ -7,11 +7,16 @@
 //! - [`cyclic::solve_cyclic`]: exact solution of cycles through chance nodes.
 //! - [`policy`]: every option of a position with its value and loss; the best line.
 //! - [`simulate`]: seeded Monte Carlo play with a 95% interval.
-//! - [`value`]: the arithmetic backends (`f64`, exact rationals).
+//! - [`value`]: the arithmetic backends (`f64`, exact rationals); [`field`]: residues
+//!   modulo a prime.
+//! - [`automaton`]: the reachable states of an inner dynamic program as a deterministic
+//!   automaton, minimised.
 
 pub mod acyclic;
+pub mod automaton;
 pub mod cyclic;
 pub mod error;
+pub mod field;
 pub mod layered;
 pub mod model;
 pub mod policy;
@@ -20,8 +25,10 @@ pub mod solution;
 pub mod value;
 
 pub use acyclic::{solve, Limits, Workspace};
+pub use automaton::{Automaton, Recogniser};
 pub use cyclic::solve_cyclic;
 pub use error::{Error, Result};
+pub use field::{crt, primes_below_2_31, Fp, ModP, JUDGE_PRIME};
 pub use layered::solve_layered;
 pub use model::{Edge, Expansion, Kind, Model, Pick};
 pub use policy::{best_line, options, Goal, Scored};

@@ -4,6 +4,7 @@
 
 pub mod dice;
 pub mod jenga;
+pub mod mahjong;
 pub mod patience;
 pub mod text;
 pub mod yahtzee;

@@ -89,6 +89,25 @@ fn line_tokens(line_no: usize, line: &[u8]) -> Vec<Token<'_>> {
     tokens
 }
 
+/// Reads a whole number no larger than `max`; `what` names it in errors ("the number
+/// of cases T").
+pub fn number(token: &Token<'_>, what: &str, max: u64) -> Result<u64, ParseError> {
+    let text = std::str::from_utf8(token.bytes).unwrap_or("");
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(token.error(format!(
+            "{} is not a whole number; expected {what}",
+            token.shown()
+        )));
+    }
+    match text.parse::<u64>() {
+        Ok(v) if v <= max => Ok(v),
+        _ => Err(token.error(format!(
+            "{} is too large for {what} (at most {max})",
+            token.shown()
+        ))),
+    }
+}
+
 /// Every token of the input in order.
 pub fn tokens(input: &[u8]) -> impl Iterator<Item = Token<'_>> {
     lines(input).flat_map(|(_, t)| t)

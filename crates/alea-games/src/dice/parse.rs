@@ -4,28 +4,10 @@
 //! reported where it is instead of shifting every later number.
 
 use super::rules::Game;
-use crate::text::{end_of_input, lines, ParseError, Token};
+use crate::text::{end_of_input, lines, number, ParseError};
 
 /// The numbers of one judge case line.
 const CASE_FIELDS: usize = 7;
-
-/// Reads a whole number no larger than `max`.
-fn number(token: &Token<'_>, what: &str, max: u64) -> Result<u64, ParseError> {
-    let text = std::str::from_utf8(token.bytes).unwrap_or("");
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(token.error(format!(
-            "{} is not a whole number; expected {what}",
-            token.shown()
-        )));
-    }
-    match text.parse::<u64>() {
-        Ok(v) if v <= max => Ok(v),
-        _ => Err(token.error(format!(
-            "{} is too large for {what} (at most {max})",
-            token.shown()
-        ))),
-    }
-}
 
 /// Reads every case of the input. Nothing is returned unless the whole input is valid.
 pub fn parse_cases(input: &[u8]) -> Result<Vec<Game>, ParseError> {

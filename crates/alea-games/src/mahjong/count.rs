@@ -91,6 +91,7 @@ impl Weight for f64 {
 /// fills, for each `k`, the factor of drawing `t` more tiles of rank `r` after `k`
 /// tiles of the earlier ranks; `settle` turns a sum back into a weight. Returns, for
 /// each `k`, the weights of the states without a win, settled.
+#[inline(always)]
 fn run<W: Weight>(
     transitions: &Transitions,
     hand: &[u8],
@@ -158,7 +159,9 @@ fn run<W: Weight>(
 }
 
 /// For each `k` from 0 to [`draw_bound`], the number of `k`-subsets of the wall that
-/// leave the hand without a win, modulo the prime `q` (below 2^31).
+/// leave the hand without a win, modulo the prime `q` (below 2^31). Compiled for the
+/// vector units this processor has.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl+avx512dq", "x86_64+avx2"))]
 pub fn not_won_mod(transitions: &Transitions, hand: &[u8], q: u32) -> Vec<u32> {
     let q64 = u64::from(q);
     run(
@@ -174,7 +177,9 @@ pub fn not_won_mod(transitions: &Transitions, hand: &[u8], q: u32) -> Vec<u32> {
 }
 
 /// For each `k` from 0 to [`draw_bound`], the probability that `k` tiles drawn from
-/// the wall leave the hand without a win.
+/// the wall leave the hand without a win. Compiled for the vector units this
+/// processor has.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
 pub fn not_won_f64(transitions: &Transitions, hand: &[u8]) -> Vec<f64> {
     // Tiles of the wall among the ranks before each rank.
     let before: Vec<usize> = hand

@@ -17,14 +17,18 @@ use crate::input::Input;
 const PLACES: u32 = 15;
 
 #[derive(Debug, Args)]
-#[command(after_help = "\
+#[command(after_help = concat!(
+        "\
 Input: T, then T lines `n K1 K2 K3 a b c`: three dice with K1, K2, K3 faces; the ordered \
 throw (a, b, c) resets the counter to 0, any other throw adds its sum; the game ends when \
 the counter exceeds n.
 
 Any other game from the command line: --faces gives the dice, --reset each reset \
 combination (repeat it), --limit the n:
-  alea dice --faces 4,5 --reset 1,1 --reset 4,5 --limit 30")]
+  alea dice --faces 4,5 --reset 1,1 --reset 4,5 --limit 30",
+        "\n\n",
+        exit_codes!()
+    ))]
 pub struct DiceArgs {
     /// Cases in the judge format; standard input when absent or `-`.
     #[arg(conflicts_with = "faces")]

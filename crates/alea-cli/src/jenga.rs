@@ -19,10 +19,14 @@ use crate::show::{table, Shown};
 const PLACES: usize = 15;
 
 #[derive(Debug, Args)]
-#[command(after_help = "\
+#[command(after_help = concat!(
+        "\
 Input: n, then n levels of three letters from R, G, B (left, middle, right), bottom to \
 top: the last line is the top. Towers of 2 to 20 levels are read; past 8 or 9 levels the \
-positions outgrow the default --max-states.")]
+positions outgrow the default --max-states.",
+        "\n\n",
+        exit_codes!()
+    ))]
 pub struct JengaArgs {
     /// The tower, in the judge format; standard input when absent or `-`.
     file: Option<PathBuf>,

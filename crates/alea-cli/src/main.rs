@@ -3,6 +3,19 @@
 //! This crate only reads arguments and input, calls the games, and prints: no rule of
 //! any game lives here.
 
+/// The exit statuses, at the end of every command's help (a macro, so that commands
+/// can `concat!` it after their own text).
+macro_rules! exit_codes {
+    () => {
+        "\
+Exit status:
+  0  success
+  1  an unexpected failure (for example, the output could not be written)
+  2  bad input or a bad command line: `error: FILE:LINE:COL: ...` on stderr, nothing on stdout
+  3  a resource guard stopped the work; the message names the limit and how to raise it"
+    };
+}
+
 mod dice;
 mod failure;
 mod input;
@@ -21,13 +34,6 @@ use clap::{Parser, Subcommand};
 
 use failure::Failure;
 
-const EXIT_CODES: &str = "\
-Exit status:
-  0  success
-  1  an unexpected failure (for example, the output could not be written)
-  2  bad input or a bad command line: `error: FILE:LINE:COL: ...` on stderr, nothing on stdout
-  3  a resource guard stopped the work; the message names the limit and how to raise it";
-
 #[derive(Debug, Parser)]
 #[command(
     name = "alea",
@@ -37,7 +43,7 @@ Exit status:
                   programming over game states. Each game reads its judge format (from FILE, \
                   or standard input when FILE is absent or `-`) and answers in the judge's \
                   output format; options go further.",
-    after_help = EXIT_CODES
+    after_help = exit_codes!()
 )]
 struct Cli {
     /// Threads to use, 1 to 256 (default: one per core). Results do not depend on it.
@@ -50,20 +56,15 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Game {
     /// Double Patience: the random player's win probability, winnability, best moves.
-    #[command(after_help = EXIT_CODES)]
     Patience(patience::PatienceArgs),
     /// One Person Game: expected throws with resets, exactly, for any dice.
-    #[command(after_help = EXIT_CODES)]
     Dice(dice::DiceArgs),
     /// Colored Jenga: the least expected game length and the best move.
-    #[command(after_help = EXIT_CODES)]
     Jenga(jenga::JengaArgs),
     /// Mahjong: the expected draws to a winning hand, modulo a prime, exactly, in f64.
-    #[command(after_help = EXIT_CODES)]
     Mahjong(mahjong::MahjongArgs),
     /// Yahtzee: the judge's assignment of rounds to categories; the solitaire game
     /// solved, advice, simulation.
-    #[command(after_help = EXIT_CODES)]
     Yahtzee(yahtzee::YahtzeeArgs),
 }
 

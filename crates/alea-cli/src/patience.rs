@@ -21,9 +21,13 @@ use crate::show::{table, Shown};
 #[derive(Debug, Args)]
 #[command(
     args_conflicts_with_subcommands = true,
-    after_help = "Input: deals of nine lines, one pile per line, cards bottom to top \
+    after_help = concat!(
+        "Input: deals of nine lines, one pile per line, cards bottom to top \
                   (rank 6789TJQKA, suit SHDC, like TD); a pile of a game in progress may \
-                  hold fewer than four cards, and an empty pile is written `-`."
+                  hold fewer than four cards, and an empty pile is written `-`.",
+        "\n\n",
+        exit_codes!()
+    )
 )]
 pub struct PatienceArgs {
     #[command(subcommand)]
@@ -51,6 +55,7 @@ enum Action {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = exit_codes!())]
 struct StatsArgs {
     /// How many deals to shuffle.
     #[arg(long, default_value_t = 1000)]
@@ -67,6 +72,7 @@ struct StatsArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = exit_codes!())]
 struct ShuffleArgs {
     /// How many deals to print.
     #[arg(long, default_value_t = 1)]

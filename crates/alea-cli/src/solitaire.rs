@@ -45,6 +45,7 @@ impl From<RulesArg> for Rules {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = exit_codes!())]
 pub struct SolveArgs {
     /// The joker rule.
     #[arg(long, value_enum, default_value = "free-joker")]
@@ -58,14 +59,18 @@ pub struct SolveArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "\
+#[command(after_help = concat!(
+        "\
 A card lists its filled boxes as box=score, separated by commas, for example \
 --card ones=3,sixes=24,full-house=25,yahtzee=0. Boxes: ones, twos, threes, fours, fives, \
 sixes, three-of-a-kind, four-of-a-kind, full-house, small-straight, large-straight, \
 yahtzee, chance. The value of a position is the expected number of points still to be \
 earned from it under optimal play (points already on the card are not counted). \
 card_points in --json counts the card's boxes and upper bonus; a card does not say how \
-many 100 bonuses were earned.")]
+many 100 bonuses were earned.",
+        "\n\n",
+        exit_codes!()
+    ))]
 pub struct AdviseArgs {
     /// The joker rule (default: the table's, or free-joker).
     #[arg(long, value_enum)]
@@ -90,6 +95,7 @@ pub struct AdviseArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = exit_codes!())]
 pub struct SimulateArgs {
     /// The joker rule (default: the table's, or free-joker).
     #[arg(long, value_enum)]

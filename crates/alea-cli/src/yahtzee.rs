@@ -18,11 +18,15 @@ use crate::solitaire::{run_advise, run_simulate, run_solve, AdviseArgs, Simulate
 #[derive(Debug, Args)]
 #[command(
     args_conflicts_with_subcommands = true,
-    after_help = "\
+    after_help = concat!(
+        "\
 Input: games of 13 rounds until the end of the input, one round of five dice (1 to 6) per \
 line. Output per game: the 13 category scores (ones to sixes, chance, three of a kind, \
 four of a kind, five of a kind, short straight, long straight, full house), the bonus and \
-the total, for an assignment with the largest total."
+the total, for an assignment with the largest total.",
+        "\n\n",
+        exit_codes!()
+    )
 )]
 pub struct YahtzeeArgs {
     #[command(subcommand)]

@@ -90,7 +90,7 @@ fn bad_input_is_refused_precisely() {
         ),
         (
             sample.replacen("5 1", "10 1", 1),
-            "<stdin>:8:1: rank 10 is outside 1 to n = 9",
+            "<stdin>:8:1: `10` is too large for a rank from 1 to n = 9 (at most 9)",
         ),
         (
             sample.replacen("5 1", "5 0", 1),

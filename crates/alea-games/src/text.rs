@@ -59,6 +59,9 @@ impl Token<'_> {
     }
 }
 
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// The lines of the input, each as its tokens, with the 1-based line number; blank lines
 /// come back with no tokens. A final line without a newline counts as a line.
 pub fn lines(input: &[u8]) -> impl Iterator<Item = (usize, Vec<Token<'_>>)> {
@@ -70,7 +73,12 @@ pub fn lines(input: &[u8]) -> impl Iterator<Item = (usize, Vec<Token<'_>>)> {
 
 fn line_tokens(line_no: usize, line: &[u8]) -> Vec<Token<'_>> {
     let mut tokens = Vec::new();
-    let mut i = 0;
+    // A byte-order mark, as some editors write at the start of a file, is not input.
+    let mut i = if line_no == 1 && line.starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
     while i < line.len() {
         if line[i].is_ascii_whitespace() {
             i += 1;
@@ -140,6 +148,15 @@ mod tests {
                 (3, 3, &b"KD\xff"[..]),
             ]
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let all: Vec<(usize, usize)> = tokens(b"\xef\xbb\xbf9\n1 2\n")
+            .map(|t| (t.line, t.col))
+            .collect();
+        assert_eq!(all, vec![(1, 4), (2, 1), (2, 3)]);
+        assert_eq!(tokens(b"\xef\xbb\xbf9").next().unwrap().bytes, b"9");
     }
 
     #[test]

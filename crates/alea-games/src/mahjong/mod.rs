@@ -132,10 +132,18 @@ impl Solver {
     }
 
     /// For `i` from 0 to the wall's size, the probability that the first `i` draws do
-    /// not yet win; its sum is the expectation.
+    /// not yet win; its sum is the expectation. Rounding may leave a value a few units
+    /// in the last place above 1 or above the one before: such values are brought
+    /// back, so that the list stays in [0, 1] and never grows, as probabilities of
+    /// waiting do.
     pub fn p_not_won(&self, hand: &Hand) -> Vec<f64> {
         let mut p = not_won_f64(&self.transitions, &hand.counts);
         p.resize(hand.wall() + 1, 0.0);
+        let mut ceiling = 1.0f64;
+        for x in &mut p {
+            *x = x.clamp(0.0, ceiling);
+            ceiling = *x;
+        }
         p
     }
 }

@@ -44,10 +44,11 @@ pub fn parse_hand(input: &[u8]) -> Result<Hand, ParseError> {
             "the input is empty; expected the number of ranks n",
         ));
     };
-    let what = format!("the number of ranks n ({MIN_RANKS} to {MAX_RANKS})");
-    let n = number(&first[0], &what, MAX_RANKS as u64)? as usize;
+    let n = number(&first[0], "the number of ranks n", MAX_RANKS as u64)? as usize;
     if n < MIN_RANKS {
-        return Err(first[0].error(format!("n = {n} is too small; expected {what}")));
+        return Err(first[0].error(format!(
+            "n = {n} is too small; expected {MIN_RANKS} to {MAX_RANKS} ranks"
+        )));
     }
     if let Some(extra) = first.get(1) {
         return Err(extra.error(format!(
@@ -72,17 +73,17 @@ pub fn parse_hand(input: &[u8]) -> Result<Hand, ParseError> {
                 line,
                 col,
                 format!(
-                    "a tile is `w t` (rank, then copy 1 to 4) on its own line; line {line} has {} number{}",
+                    "a tile is `w t` (rank, then copy 1 to 4) on its own line; line {line} has {} value{}",
                     tokens.len(),
                     if tokens.len() == 1 { "" } else { "s" }
                 ),
             ));
         }
-        let rank = number(&tokens[0], &format!("a rank from 1 to {n}"), u64::MAX)?;
+        let rank = number(&tokens[0], &format!("a rank from 1 to n = {n}"), n as u64)?;
         if rank == 0 || rank > n as u64 {
             return Err(tokens[0].error(format!("rank {rank} is outside 1 to n = {n}")));
         }
-        let copy = number(&tokens[1], "a copy number from 1 to 4", u64::MAX)?;
+        let copy = number(&tokens[1], "a copy number from 1 to 4", COPIES as u64)?;
         if copy == 0 || copy > COPIES as u64 {
             return Err(tokens[1].error(format!("copy {copy} is outside 1 to {COPIES}")));
         }
@@ -132,20 +133,26 @@ mod tests {
         );
         assert_eq!(
             error("4\n"),
-            "1:1: n = 4 is too small; expected the number of ranks n (5 to 1000)"
+            "1:1: n = 4 is too small; expected 5 to 1000 ranks"
         );
         assert_eq!(
             error("1001\n"),
-            "1:1: `1001` is too large for the number of ranks n (5 to 1000) (at most 1000)"
+            "1:1: `1001` is too large for the number of ranks n (at most 1000)"
         );
         assert_eq!(
             error("9 1\n"),
             "1:3: `1` after n; n stands alone on its line"
         );
         let bad_rank = SAMPLE.replace("5 1\n", "10 1\n");
-        assert_eq!(error(&bad_rank), "8:1: rank 10 is outside 1 to n = 9");
+        assert_eq!(
+            error(&bad_rank),
+            "8:1: `10` is too large for a rank from 1 to n = 9 (at most 9)"
+        );
         let bad_copy = SAMPLE.replace("5 1\n", "5 5\n");
-        assert_eq!(error(&bad_copy), "8:3: copy 5 is outside 1 to 4");
+        assert_eq!(
+            error(&bad_copy),
+            "8:3: `5` is too large for a copy number from 1 to 4 (at most 4)"
+        );
         let twice = SAMPLE.replace("5 1\n", "1 2\n");
         assert_eq!(
             error(&twice),
@@ -154,7 +161,7 @@ mod tests {
         let short = SAMPLE.replace("5 1\n", "5\n");
         assert_eq!(
             error(&short),
-            "8:2: a tile is `w t` (rank, then copy 1 to 4) on its own line; line 8 has 1 number"
+            "8:2: a tile is `w t` (rank, then copy 1 to 4) on its own line; line 8 has 1 value"
         );
         let long = SAMPLE.replace("5 1\n", "5 1 1\n");
         assert!(error(&long).starts_with("8:5: a tile is `w t`"));
@@ -167,5 +174,13 @@ mod tests {
             "15:1: a hand is 13 tiles, but more follows"
         );
         assert!(error("9\nx 1\n").starts_with("2:1: `x` is not a whole number"));
+        assert_eq!(
+            error("9\n99999999999999999999999 1\n"),
+            "2:1: `99999999999999999999999` is too large for a rank from 1 to n = 9 (at most 9)"
+        );
+        assert_eq!(
+            error("9\n1 7\n"),
+            "2:3: `7` is too large for a copy number from 1 to 4 (at most 4)"
+        );
     }
 }

@@ -106,6 +106,9 @@ pub struct SimulateArgs {
     /// How many games to play.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
+    /// The most games one call may play (about 3 minutes per ten million here).
+    #[arg(long, default_value_t = 10_000_000, value_name = "N")]
+    max_games: u64,
     /// The seed of the dice: the same seed gives the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -373,6 +376,12 @@ fn options_json(advice: &Advice) -> Json {
 const PERCENTILES: [u32; 9] = [1, 5, 10, 25, 50, 75, 90, 95, 99];
 
 pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    if args.games > args.max_games {
+        return Err(Failure::limit(format!(
+            "--games {} is above --max-games {}; raise --max-games to go on",
+            args.games, args.max_games
+        )));
+    }
     let began = Instant::now();
     let table = load_or_solve(args.table.as_deref(), args.rules)?;
     let player = Player::new(&table);

@@ -282,6 +282,12 @@ fn bad_positions_and_options_are_refused_before_any_work() {
         "error: invalid value '0' for '--games <GAMES>'",
     );
     assert_fails(
+        &["yahtzee", "simulate", "--games", "20000000"],
+        b"",
+        3,
+        "error: --games 20000000 is above --max-games 10000000; raise --max-games to go on",
+    );
+    assert_fails(
         &["yahtzee", "solve", "--rules", "house"],
         b"",
         2,

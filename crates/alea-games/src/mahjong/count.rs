@@ -220,6 +220,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn vector_and_plain_builds_count_the_same() {
+        // `run` called here is compiled for the baseline processor; `not_won_mod` and
+        // `not_won_f64` run the build for the vector units this one has.
+        use super::super::recogniser::Hands;
+        use alea_core::{Automaton, Limits};
+        let a = Automaton::explore(&Hands, &Limits::default())
+            .unwrap()
+            .minimise();
+        let t = Transitions::new(&a);
+        let mut counts = vec![0u8; 36];
+        for r in [0, 1, 2, 4, 4, 8, 8, 8, 11, 19, 19, 29, 29] {
+            counts[r] += 1;
+        }
+        let hand = &counts[..];
+        let q = 998_244_353u32;
+        let plain = run(
+            &t,
+            hand,
+            1u32,
+            |r, k, row| row.fill(binomial(COPIES - usize::from(hand[r]), k) as u32),
+            |s| (s % u64::from(q)) as u32,
+        );
+        assert_eq!(plain, not_won_mod(&t, hand, q));
+        let floats = not_won_f64(&t, hand);
+        assert!(floats[0] == 1.0 && floats.iter().all(|p| (0.0..=1.0).contains(p)));
+    }
+
+    #[test]
     fn small_binomials() {
         assert_eq!(binomial(4, 2), 6);
         assert_eq!(binomial(3, 0), 1);

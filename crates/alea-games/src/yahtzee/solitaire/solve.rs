@@ -366,4 +366,39 @@ mod tests {
         assert_eq!(r[2], 0b101_0101_0101); // twos: 0, 2, ..., 10
         assert!(r[63] & (1 << 63) != 0);
     }
+
+    #[test]
+    fn vector_and_plain_builds_compute_the_same_bits() {
+        // `turn` called here is compiled for the baseline processor; `solve_lanes`
+        // runs the build for the vector units this one has. Same inputs, same bits.
+        let plan = Plan::new();
+        let rolls = scored_rolls(&plan);
+        let mut work = Work::new(&plan);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut noise = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for (filled, y) in [
+            (0u16, false),
+            (0b1_0000_0100_0011, true),
+            (0b0_1111_1011_1110, false),
+        ] {
+            let scoring = scoring(Rules::FreeJoker, &rolls, filled, y);
+            let next = Successors {
+                mean: (0..SLOTS)
+                    .map(|_| std::array::from_fn(|_| 300.0 * noise()))
+                    .collect(),
+                variance: (0..SLOTS)
+                    .map(|_| std::array::from_fn(|_| 900.0 * noise()))
+                    .collect(),
+            };
+            let plain = turn(&plan, &scoring, &next, &mut work);
+            let vector = solve_lanes(&plan, &scoring, &next, &mut work);
+            assert_eq!(plain.0.map(f64::to_bits), vector.0.map(f64::to_bits));
+            assert_eq!(plain.1.map(f64::to_bits), vector.1.map(f64::to_bits));
+        }
+    }
 }

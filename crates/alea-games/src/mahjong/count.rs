@@ -229,7 +229,7 @@ mod tests {
             .unwrap()
             .minimise();
         let t = Transitions::new(&a);
-        let mut counts = vec![0u8; 36];
+        let mut counts = [0u8; 36];
         for r in [0, 1, 2, 4, 4, 8, 8, 8, 11, 19, 19, 29, 29] {
             counts[r] += 1;
         }

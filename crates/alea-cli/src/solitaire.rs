@@ -171,6 +171,14 @@ fn read_table(path: &Path) -> Result<Table, String> {
     Table::from_bytes(&bytes).map_err(|e| e.to_string())
 }
 
+/// The folder a file goes in: its parent, or the current folder for a bare name.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
 /// Refuses a `--save` path that cannot be written, before the work.
 fn check_save_path(path: &Path) -> Result<(), Failure> {
     let name = path.display();
@@ -179,10 +187,7 @@ fn check_save_path(path: &Path) -> Result<(), Failure> {
             "--save {name}: a folder; give a file name"
         )));
     }
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let folder = folder_of(path);
     if !folder.is_dir() {
         return Err(Failure::bad_input(format!(
             "--save {name}: the folder {} does not exist",
@@ -199,10 +204,7 @@ fn save(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let cannot = |e: &dyn std::fmt::Display| {
         Failure::other(format!("{}: cannot write the table: {e}", path.display()))
     };
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let folder = folder_of(path);
     let mut temporary = tempfile::NamedTempFile::new_in(folder).map_err(|e| cannot(&e))?;
     temporary
         .write_all(bytes)
@@ -273,13 +275,8 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
     let rolls_left = usize::from(args.rolls_left);
     let advice = advise(&player, &card, dice.map(|d| (d, rolls_left)))
         .map_err(|e| Failure::bad_input(e.to_string()))?;
-    let upper_total: u32 = card.scores[..6].iter().flatten().sum();
-    let dice_text = args.dice.as_ref().map(|_| {
-        let d = dice.expect("parsed");
-        (0..6)
-            .flat_map(|f| std::iter::repeat_n(f + 1, usize::from(d[f])))
-            .collect::<Vec<usize>>()
-    });
+    let upper_total = card.upper_total();
+    let dice_text = dice.map(|d| player.plan.dice.faces(player.keep_of(&d)));
     if args.json {
         let o = json!({
             "rules": table.rules.name(),
@@ -310,7 +307,7 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
     )?;
     match &dice_text {
         Some(d) => {
-            let faces: Vec<String> = d.iter().map(usize::to_string).collect();
+            let faces: Vec<String> = d.iter().map(u8::to_string).collect();
             writeln!(
                 out,
                 "dice: {}, {rolls_left} roll{} to come",

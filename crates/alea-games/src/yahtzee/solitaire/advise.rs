@@ -8,7 +8,7 @@ use crate::text::ParseError;
 
 use super::dice::{Counts, Dice};
 use super::play::{BoxChoice, Player};
-use super::rules::{plain_score, BOXES, UPPER, UPPER_BONUS_AT, YAHTZEE};
+use super::rules::{plain_score, BOXES, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
 use super::solve::Position;
 
 /// The filled boxes of a card and their scores, in card order.
@@ -115,10 +115,9 @@ impl Card {
         let filled = (0..13)
             .filter(|&b| self.scores[b].is_some())
             .fold(0u16, |m, b| m | 1 << b);
-        let upper: u32 = self.scores[..UPPER].iter().flatten().sum();
         Position {
             filled,
-            upper: upper.min(UPPER_BONUS_AT) as u8,
+            upper: self.upper_total().min(UPPER_BONUS_AT) as u8,
             yahtzee_50: self.scores[YAHTZEE] == Some(50),
         }
     }
@@ -127,8 +126,16 @@ impl Card {
     /// how many 100 bonuses were earned, so they are not).
     pub fn total(&self) -> u32 {
         let all: u32 = self.scores.iter().flatten().sum();
-        let upper: u32 = self.scores[..UPPER].iter().flatten().sum();
-        all + if upper >= UPPER_BONUS_AT { 35 } else { 0 }
+        all + if self.upper_total() >= UPPER_BONUS_AT {
+            UPPER_BONUS
+        } else {
+            0
+        }
+    }
+
+    /// The sum of the upper boxes filled so far, not capped.
+    pub fn upper_total(&self) -> u32 {
+        self.scores[..UPPER].iter().flatten().sum()
     }
 
     pub fn is_full(&self) -> bool {

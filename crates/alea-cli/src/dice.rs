@@ -19,7 +19,8 @@ const PLACES: u32 = 15;
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
         "\
-Input: T, then T lines `n K1 K2 K3 a b c`: three dice with K1, K2, K3 faces; the ordered \
+Input: whitespace-separated numbers in any layout (a case may span lines or share one): \
+T, then T cases `n K1 K2 K3 a b c`: three dice with K1, K2, K3 faces; the ordered \
 throw (a, b, c) resets the counter to 0, any other throw adds its sum; the game ends when \
 the counter exceeds n.
 

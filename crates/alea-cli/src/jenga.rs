@@ -8,7 +8,8 @@ use serde_json::{json, Map, Value as Json};
 
 use alea_core::Exact;
 use alea_games::jenga::{
-    advise, parse_tower, solve_tower, Advice, Kernel, TooManyPositions, Tower, COLOURS,
+    advise, parse_tower, solve_tower, Advice, EngineStop, Kernel, Stop, Tower, ALWAYS_FITS,
+    COLOURS, MAX_LEVELS,
 };
 
 use crate::failure::Failure;
@@ -21,9 +22,10 @@ const PLACES: usize = 15;
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
         "\
-Input: n, then n levels of three letters from R, G, B (left, middle, right), bottom to \
-top: the last line is the top. Towers of 2 to 20 levels are read; past 8 or 9 levels the \
-positions outgrow the default --max-states.",
+Input: whitespace-separated, in any layout: n, then n levels, each three letters from R, \
+G, B (left, middle, right), bottom to top: the last level is the top. Towers of 2 to \
+1000 levels are read; past 8 or 9 levels the positions outgrow the default \
+--max-states, and the command stops with exit status 3 naming it.",
         "\n\n",
         exit_codes!()
     ))]
@@ -59,7 +61,7 @@ pub fn run(args: &JengaArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let (expected, states) = Kernel::new(args.max_states)
         .expected(&tower)
-        .map_err(|TooManyPositions(limit)| too_many(limit))?;
+        .map_err(stopped)?;
     if args.json {
         writeln!(
             out,
@@ -72,11 +74,19 @@ pub fn run(args: &JengaArgs, out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
-fn too_many(limit: usize) -> Failure {
-    Failure::limit(format!(
-        "the tower needs more than {limit} positions; raise --max-states to go on \
-         (each position takes about 100 bytes)"
-    ))
+fn stopped(stop: Stop) -> Failure {
+    match stop {
+        Stop::TooManyPositions(limit) => Failure::limit(format!(
+            "the tower needs more than {limit} positions; raise --max-states to go on \
+             (each position takes about 100 bytes)"
+        )),
+        Stop::TooTall => Failure::limit(format!(
+            "the tower would come to hold 31 or more levels of one kind (by colours, up to \
+             mirror image), more than a position of this solver records; towers of up to \
+             {ALWAYS_FITS} levels always fit, taller ones (up to the {MAX_LEVELS} read) \
+             only while no kind grows so large"
+        )),
+    }
 }
 
 fn with_engine<V: Shown>(
@@ -87,12 +97,13 @@ fn with_engine<V: Shown>(
     // The engine also stores a choice node per colour of a position: the limit counts
     // those too, so that exact fractions cannot take many times the memory.
     let solved = solve_tower::<V>(tower, args.max_states).map_err(|e| match e {
-        alea_core::Error::TooManyStates { .. } => Failure::limit(format!(
+        EngineStop::Kernel(stop) => stopped(stop),
+        EngineStop::Engine(alea_core::Error::TooManyStates { .. }) => Failure::limit(format!(
             "the tower needs more than {} positions and choice nodes; raise --max-states \
              to go on",
             args.max_states
         )),
-        other => other.into(),
+        EngineStop::Engine(other) => other.into(),
     })?;
     let expected = solved.expected();
     if !args.hint {

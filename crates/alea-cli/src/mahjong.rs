@@ -17,8 +17,7 @@ use crate::progress;
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
         "\
-Input: n (5 to 1000 ranks, four copies each), then the 13 tiles of the hand, one per line \
-as `w t`: copy t (1 to 4) of rank w (1 to n). A hand wins with four melds (three alike, \
+Input: whitespace-separated numbers in any layout: n (5 to 1000 ranks, four copies each), then the 13 tiles of the hand as `w t`: copy t (1 to 4) of rank w (1 to n). A hand wins with four melds (three alike, \
 or three ranks in a row) and a pair, or with seven pairs of different ranks. Output: the \
 expected number of tiles drawn from the shuffled wall until the hand holds a winning \
 set, as x * y^-1 modulo 998244353 for the reduced fraction x/y.",

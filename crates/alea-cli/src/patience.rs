@@ -9,8 +9,8 @@ use serde_json::{json, Value as Json};
 
 use alea_core::{fraction, Exact};
 use alea_games::patience::{
-    analyse, hints, parse_deals, random_play, random_play_all, stats, Analysis, Deal, MoveHint,
-    RandomDeals, Stats, BINS,
+    analyse, hints, parse_deals_in, random_play, random_play_all, stats, Analysis, Deal, Layout,
+    MoveHint, RandomDeals, Stats, BINS,
 };
 
 use crate::failure::Failure;
@@ -22,9 +22,15 @@ use crate::show::{table, Shown};
 #[command(
     args_conflicts_with_subcommands = true,
     after_help = concat!(
-        "Input: deals of nine lines, one pile per line, cards bottom to top \
-                  (rank 6789TJQKA, suit SHDC, like TD); a pile of a game in progress may \
-                  hold fewer than four cards, and an empty pile is written `-`.",
+        "Input: two layouts. A deal of 36 cards (rank 6789TJQKA, suit SHDC, like TD) is \
+                  read as whitespace-separated cards in any layout, four to a pile, bottom \
+                  to top, pile after pile: the judge's format. A position in progress, \
+                  where a pile may hold fewer than four cards, is written one pile per \
+                  line, cards bottom to top, nine lines a deal, `-` for an empty pile. \
+                  With --layout auto an input is read by cards when it is whole deals that \
+                  way (every token a card, 36 different cards a deal), and one pile per \
+                  line otherwise; a fresh deal written a pile a line reads the same both \
+                  ways.",
         "\n\n",
         exit_codes!()
     )
@@ -44,6 +50,28 @@ pub struct PatienceArgs {
     /// stays winnable, best first.
     #[arg(long)]
     hint: bool,
+    /// How deals are laid out: by cards in any layout (36 a deal), one pile per line,
+    /// or auto (by cards when the whole input reads so, else one pile per line).
+    #[arg(long, value_enum, default_value = "auto")]
+    layout: LayoutArg,
+}
+
+/// `--layout`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum LayoutArg {
+    Auto,
+    Tokens,
+    Lines,
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(layout: LayoutArg) -> Layout {
+        match layout {
+            LayoutArg::Auto => Layout::Auto,
+            LayoutArg::Tokens => Layout::Tokens,
+            LayoutArg::Lines => Layout::Lines,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -118,7 +146,7 @@ pub fn run(args: &PatienceArgs, out: &mut dyn Write) -> Result<(), Failure> {
         None => {}
     }
     let input = Input::read(args.file.as_deref())?;
-    let deals = parse_deals(&input.bytes).map_err(|e| input.error(e))?;
+    let deals = parse_deals_in(&input.bytes, args.layout.into()).map_err(|e| input.error(e))?;
     let bar = progress::bar(deals.len() as u64, "deals");
     let tick = || bar.inc(1);
     let result = solve_and_write(&deals, args, &tick, out);

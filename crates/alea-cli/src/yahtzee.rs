@@ -20,8 +20,8 @@ use crate::solitaire::{run_advise, run_simulate, run_solve, AdviseArgs, Simulate
     args_conflicts_with_subcommands = true,
     after_help = concat!(
         "\
-Input: games of 13 rounds until the end of the input, one round of five dice (1 to 6) per \
-line. Output per game: the 13 category scores (ones to sixes, chance, three of a kind, \
+Input: whitespace-separated dice (1 to 6) in any layout, 65 a game (13 rounds of five), \
+games until the end of the input; the usual layout is a round per line. Output per game: the 13 category scores (ones to sixes, chance, three of a kind, \
 four of a kind, five of a kind, short straight, long straight, full house), the bonus and \
 the total, for an assignment with the largest total.",
         "\n\n",

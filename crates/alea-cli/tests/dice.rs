@@ -111,7 +111,8 @@ fn bad_input_is_reported_precisely() {
         &["dice"],
         b"2\n0 2 2 2 1 1 1\n",
         2,
-        "error: <stdin>:3:1: the input ends after 1 of the 2",
+        "error: <stdin>:3:1: the input ends inside case 2 of the 2 announced: a case is \
+         `n K1 K2 K3 a b c`, 7 numbers, and it has 0",
     );
     assert_fails(
         &["dice"],
@@ -129,7 +130,7 @@ fn bad_input_is_reported_precisely() {
         &["dice"],
         b"1\n0 2 2 2 1 1\n",
         2,
-        "error: <stdin>:2:12: a case is `n K1 K2 K3 a b c`",
+        "error: <stdin>:3:1: the input ends inside case 1 of the 1 announced",
     );
     assert_fails(&["dice"], b"", 2, "error: <stdin>:1:1: the input is empty");
     assert_fails(

@@ -1,7 +1,8 @@
-//! Every judge command on hostile input: the samples truncated, flipped, padded with
-//! noise, their numbers made huge, signed or fractional, and pure noise. Each run must
-//! end, in time, with exit status 0 and an answer, or with 2 or 3, `error: ...` first on
-//! stderr and nothing on stdout. The mutations come from a fixed seed.
+//! Every judge command on hostile input: the samples, laid out anew half of the time,
+//! truncated, flipped, padded with noise, their numbers made huge, signed or fractional,
+//! and pure noise. Each run must end, in time, with exit status 0 and an answer, or with
+//! 2 or 3, `error: ...` first on stderr and nothing on stdout. The mutations come from a
+//! fixed seed.
 
 mod common;
 
@@ -18,9 +19,13 @@ const MUTANTS: usize = 40;
 /// Longer than any answer or guard takes here; reaching it is a failure (a hang).
 const DEADLINE: Duration = Duration::from_secs(120);
 
-/// One mutation of `input`.
+/// One mutation of `input`, half of the time on a new layout of its tokens.
 fn mutate(input: &[u8], rng: &mut ChaCha8Rng) -> Vec<u8> {
-    let mut v = input.to_vec();
+    let mut v = if rng.gen() {
+        relayout(input, rng)
+    } else {
+        input.to_vec()
+    };
     let at = |rng: &mut ChaCha8Rng, v: &Vec<u8>| rng.gen_range(0..=v.len());
     match rng.gen_range(0..10) {
         0 => v.truncate(at(rng, &v)),
@@ -81,6 +86,22 @@ fn mutate(input: &[u8], rng: &mut ChaCha8Rng) -> Vec<u8> {
             v = out.join(&b'\n');
         }
         _ => v = (0..rng.gen_range(0..256)).map(|_| rng.gen()).collect(),
+    }
+    v
+}
+
+/// The tokens of `input` joined by random runs of spaces, tabs, CR and LF.
+fn relayout(input: &[u8], rng: &mut ChaCha8Rng) -> Vec<u8> {
+    let runs: [&[u8]; 5] = [b" ", b"\t", b"\n", b"\r\n", b"\r"];
+    let mut v = Vec::with_capacity(input.len() * 2);
+    for token in input
+        .split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+    {
+        for _ in 0..rng.gen_range(1..3) {
+            v.extend_from_slice(runs[rng.gen_range(0..runs.len())]);
+        }
+        v.extend_from_slice(token);
     }
     v
 }

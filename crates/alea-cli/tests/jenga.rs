@@ -110,7 +110,7 @@ fn bad_input_is_reported_precisely() {
         &["jenga"],
         b"1\nRGB\n",
         2,
-        "error: <stdin>:1:1: a tower has 2 to 20 levels",
+        "error: <stdin>:1:1: a tower has 2 to 1000 levels",
     );
     assert_fails(&["jenga"], b"", 2, "error: <stdin>:1:1: the input is empty");
 }

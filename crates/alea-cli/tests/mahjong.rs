@@ -98,15 +98,16 @@ fn bad_input_is_refused_precisely() {
         ),
         (
             sample.replacen("5 1", "1 1", 1),
-            "<stdin>:8:1: tile `1 1` is listed twice (first on line 2)",
+            "<stdin>:8:1: tile `1 1` is listed twice (first at line 2, column 1)",
         ),
         (
             sample.replacen("9 3\n", "", 1),
-            "<stdin>:14:1: the input ends after 12 of the 13 tiles of the hand",
+            "<stdin>:14:1: the input ends inside the hand: it needs 13 tiles `w t` (26 \
+             numbers after n), the input ends after 24",
         ),
         (
             format!("{sample}2 2\n"),
-            "<stdin>:15:1: a hand is 13 tiles, but more follows",
+            "<stdin>:15:1: a hand is 13 tiles, but more follows: `2`",
         ),
         (String::new(), "<stdin>:1:1: the input is empty"),
     ];

@@ -204,7 +204,8 @@ fn bad_input_is_reported_precisely() {
     assert_bad_input(b"AS 9S 6C KX\n", "error: <stdin>:1:10: `KX` is not a card");
     assert_bad_input(
         b"AS 9S 6C KS 7D\n",
-        "error: <stdin>:1:13: a pile holds at most 4 cards",
+        "error: <stdin>:2:1: the input ends inside the deal that starts at line 1: a deal \
+         needs 36 cards, the input ends after 5",
     );
     assert_bad_input(
         b"AS\n9S\n",

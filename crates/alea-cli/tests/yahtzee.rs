@@ -142,7 +142,8 @@ fn bad_input_is_reported_precisely() {
     assert_fails(b"1 2 3 4 7\n", "error: <stdin>:1:9: `7` is not a die");
     assert_fails(
         b"1 2 3 4\n",
-        "error: <stdin>:1:8: a round is five dice, and line 1 has 4",
+        "error: <stdin>:2:1: the input ends inside the game that starts at line 1: a game \
+         needs 65 dice, the input ends after 4",
     );
     assert_fails(
         b"1 2 3 4 5\n",

@@ -121,6 +121,48 @@ pub fn tokens(input: &[u8]) -> impl Iterator<Item = Token<'_>> {
     lines(input).flat_map(|(_, t)| t)
 }
 
+/// The tokens of the input read one after another, whatever the layout: the judges'
+/// reference solutions read whitespace-separated tokens, so a case may span lines or
+/// share one.
+pub struct Cursor<'a> {
+    input: &'a [u8],
+    tokens: std::iter::Peekable<Box<dyn Iterator<Item = Token<'a>> + 'a>>,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(input: &'a [u8]) -> Cursor<'a> {
+        let all: Box<dyn Iterator<Item = Token<'a>> + 'a> = Box::new(tokens(input));
+        Cursor {
+            input,
+            tokens: all.peekable(),
+        }
+    }
+
+    /// The next token, if the input has one.
+    pub fn next_token(&mut self) -> Option<Token<'a>> {
+        self.tokens.next()
+    }
+
+    /// The next token without taking it.
+    pub fn peek(&mut self) -> Option<Token<'a>> {
+        self.tokens.peek().copied()
+    }
+
+    /// The next token, or an error at the end of the input saying what was expected.
+    pub fn expect(&mut self, missing: impl FnOnce() -> String) -> Result<Token<'a>, ParseError> {
+        match self.next_token() {
+            Some(token) => Ok(token),
+            None => Err(self.at_end(missing())),
+        }
+    }
+
+    /// An error placed just after the last byte of the input.
+    pub fn at_end(&self, message: impl Into<String>) -> ParseError {
+        let (line, col) = end_of_input(self.input);
+        ParseError::at(line, col, message)
+    }
+}
+
 /// Where the input ends, for "cut short" errors: just after the last byte.
 pub fn end_of_input(input: &[u8]) -> (usize, usize) {
     let line = input.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -157,6 +199,18 @@ mod tests {
             .collect();
         assert_eq!(all, vec![(1, 4), (2, 1), (2, 3)]);
         assert_eq!(tokens(b"\xef\xbb\xbf9").next().unwrap().bytes, b"9");
+    }
+
+    #[test]
+    fn a_cursor_reads_across_lines_and_reports_the_end() {
+        let mut cursor = Cursor::new(b"1 2\r\n\t3");
+        assert_eq!(cursor.peek().unwrap().bytes, b"1");
+        let read: Vec<&[u8]> = std::iter::from_fn(|| cursor.next_token())
+            .map(|t| t.bytes)
+            .collect();
+        assert_eq!(read, vec![&b"1"[..], b"2", b"3"]);
+        let err = cursor.expect(|| "four".to_string()).unwrap_err();
+        assert_eq!(err.to_string(), "2:3: four");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Invariants across the games on random input, with fixed seeds so that CI repeats
-//! itself (change a seed to explore): parsers take any bytes without panicking; jenga's
+//! itself (change a seed to explore): parsers take any bytes without panicking and read
+//! every judge input the same in any whitespace layout; jenga's
 //! kernel equals the engine and exact arithmetic; the judge's Yahtzee equals the
 //! classic table; mahjong's three arithmetics agree; solitaire advice is ranked and
 //! consistent with the table.
@@ -67,6 +68,64 @@ proptest! {
         if let Ok(d) = parse_dice(&text) {
             prop_assert_eq!(d.iter().map(|&c| u32::from(c)).sum::<u32>(), 5);
         }
+    }
+}
+
+/// Every sample and known input of the judge commands, as `(game, text)`.
+fn judge_inputs() -> Vec<(&'static str, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../alea-cli/tests/data");
+    let mut inputs = Vec::new();
+    for game in ["patience", "dice", "jenga", "yahtzee", "mahjong"] {
+        let mut names: Vec<_> = std::fs::read_dir(format!("{dir}/{game}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "in"))
+            .collect();
+        names.sort();
+        for path in names {
+            inputs.push((game, std::fs::read_to_string(path).unwrap()));
+        }
+    }
+    assert!(inputs.len() >= 20, "{} inputs", inputs.len());
+    inputs
+}
+
+/// What a parser makes of `text`, as a string to compare.
+fn parsed(game: &str, text: &[u8]) -> String {
+    match game {
+        "patience" => format!("{:?}", patience::parse_deals(text)),
+        "dice" => format!("{:?}", dice::parse_cases(text)),
+        "jenga" => format!("{:?}", parse_tower(text)),
+        "yahtzee" => format!("{:?}", parse_games(text)),
+        _ => format!("{:?}", parse_hand(text)),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(300, 61))]
+
+    /// The judges read whitespace-separated tokens: any runs of spaces, tabs, CR and LF
+    /// between them read the same.
+    #[test]
+    fn judge_inputs_read_the_same_in_any_layout(
+        which in 0usize..1000,
+        runs in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(vec![" ", "\t", "\n", "\r\n", "\r"]), 1..4),
+            600,
+        ),
+    ) {
+        let inputs = judge_inputs();
+        let (game, text) = &inputs[which % inputs.len()];
+        let tokens: Vec<&str> = text.split_ascii_whitespace().collect();
+        prop_assert!(tokens.len() < runs.len());
+        let mut laid = runs[0].concat();
+        for (token, run) in tokens.iter().zip(&runs[1..]) {
+            laid.push_str(token);
+            laid.push_str(&run.concat());
+        }
+        let expected = parsed(game, text.as_bytes());
+        prop_assert!(expected.starts_with("Ok("), "{}", expected);
+        prop_assert_eq!(parsed(game, laid.as_bytes()), expected, "{}: {:?}", game, laid);
     }
 }
 

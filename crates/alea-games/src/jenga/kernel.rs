@@ -9,12 +9,18 @@
 
 use rustc_hash::FxHashMap;
 
-use super::state::{placements, removals, start, Packed};
+use super::state::{has_room, placements, removals, start, Packed};
 use super::tower::{Tower, FACES, WEIGHTS};
 
-/// Stopped because the table would hold more positions than allowed.
+/// Why a tower could not be solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooManyPositions(pub usize);
+pub enum Stop {
+    /// The table would hold more positions than the limit given.
+    TooManyPositions(usize),
+    /// A position would hold more levels of one kind than its count records (only a
+    /// tower of more than [`ALWAYS_FITS`](super::state::ALWAYS_FITS) levels can).
+    TooTall,
+}
 
 /// The evaluator and its table of positions.
 pub struct Kernel {
@@ -31,15 +37,18 @@ impl Kernel {
     }
 
     /// The least expected number of minutes from `tower`, and the positions stored.
-    pub fn expected(&mut self, tower: &Tower) -> Result<(f64, usize), TooManyPositions> {
+    pub fn expected(&mut self, tower: &Tower) -> Result<(f64, usize), Stop> {
         self.memo.clear();
-        let e = self.minutes(start(&tower.levels))?;
+        let e = self.minutes(start(&tower.levels).ok_or(Stop::TooTall)?)?;
         Ok((e, self.memo.len()))
     }
 
-    fn minutes(&mut self, p: Packed) -> Result<f64, TooManyPositions> {
+    fn minutes(&mut self, p: Packed) -> Result<f64, Stop> {
         if let Some(&e) = self.memo.get(&p) {
             return Ok(e);
+        }
+        if !has_room(p) {
+            return Err(Stop::TooTall);
         }
         let mut sum = 0.0;
         let mut moving = 0;
@@ -71,7 +80,7 @@ impl Kernel {
             (sum + FACES as f64) / moving as f64
         };
         if self.memo.len() >= self.max_positions {
-            return Err(TooManyPositions(self.max_positions));
+            return Err(Stop::TooManyPositions(self.max_positions));
         }
         self.memo.insert(p, e);
         Ok(e)

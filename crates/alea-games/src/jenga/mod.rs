@@ -6,6 +6,7 @@ pub mod model;
 pub mod state;
 pub mod tower;
 
-pub use kernel::{Kernel, TooManyPositions};
-pub use model::{advise, solve_tower, Advice, Jenga, Solved};
+pub use kernel::{Kernel, Stop};
+pub use model::{advise, solve_tower, Advice, EngineStop, Jenga, Solved};
+pub use state::ALWAYS_FITS;
 pub use tower::{parse_tower, Tower, COLOURS, FACES, MAX_LEVELS, SLOTS, WEIGHTS};

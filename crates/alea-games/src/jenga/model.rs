@@ -7,9 +7,10 @@
 
 use alea_core::{solve, Error, Expansion, Limits, Model, Pick, Solution, Value};
 
+use super::kernel::{Kernel, Stop};
 use super::state::{
     can_take, decided_colour, deciding, place_on_new_level, placements, position, removals, start,
-    take_from_full, Packed,
+    take_from_full, Packed, ALWAYS_FITS,
 };
 use super::tower::{Tower, FACES, SLOTS, WEIGHTS};
 
@@ -20,10 +21,13 @@ pub struct Jenga {
 }
 
 impl Jenga {
-    pub fn new(tower: &Tower) -> Jenga {
-        Jenga {
-            start: start(&tower.levels),
-        }
+    /// The game from `tower`, if its levels fit a position's counts. Every position
+    /// reached from a tower of up to [`ALWAYS_FITS`] levels fits; a taller tower must be
+    /// checked first, as [`solve_tower`] does.
+    pub fn new(tower: &Tower) -> Option<Jenga> {
+        Some(Jenga {
+            start: start(&tower.levels)?,
+        })
     }
 }
 
@@ -89,10 +93,27 @@ impl<V: Value> Solved<V> {
     }
 }
 
+/// Why the engine could not solve a tower.
+#[derive(Debug)]
+pub enum EngineStop {
+    /// The kernel's check of a tall tower stopped first.
+    Kernel(Stop),
+    /// The engine stopped (past `max_states` nodes, for one).
+    Engine(Error),
+}
+
 /// Solves the game from `tower`, storing at most `max_states` nodes.
-pub fn solve_tower<V: Value>(tower: &Tower, max_states: usize) -> Result<Solved<V>, Error> {
-    let model = Jenga::new(tower);
-    let solution = solve(&model, &Limits { max_states })?;
+pub fn solve_tower<V: Value>(tower: &Tower, max_states: usize) -> Result<Solved<V>, EngineStop> {
+    if tower.levels.len() > ALWAYS_FITS {
+        // The engine's model cannot stop part way, so a tall tower is first walked by the
+        // kernel, which checks every position for room; it stores fewer entries than
+        // the engine (no choice nodes), so it also meets the limit first.
+        Kernel::new(max_states)
+            .expected(tower)
+            .map_err(EngineStop::Kernel)?;
+    }
+    let model = Jenga::new(tower).ok_or(EngineStop::Kernel(Stop::TooTall))?;
+    let solution = solve(&model, &Limits { max_states }).map_err(EngineStop::Engine)?;
     Ok(Solved { model, solution })
 }
 

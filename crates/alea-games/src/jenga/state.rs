@@ -22,6 +22,20 @@ pub type Packed = u128;
 
 const COUNT_BITS: u32 = 5;
 const COUNT_MAX: u128 = (1 << COUNT_BITS) - 1;
+/// The bit of each count's field that is lowest, for checking all counts at once.
+const COUNT_LOW_BITS: u128 = {
+    let mut bits = 0;
+    let mut kind = 0;
+    while kind < KINDS {
+        bits |= 1 << (COUNT_BITS as usize * kind);
+        kind += 1;
+    }
+    bits
+};
+/// Towers of this many levels or fewer never come to hold more levels of one kind than a
+/// count records: a tower of n levels never has more than n full levels or 3n/2
+/// two-block levels. Taller towers are checked position by position ([`has_room`]).
+pub const ALWAYS_FITS: usize = 20;
 /// Kinds of full levels and of two-block levels.
 pub const FULL_KINDS: usize = 18;
 pub const KINDS: usize = FULL_KINDS + 3;
@@ -131,17 +145,34 @@ pub fn decided_colour(p: Packed) -> Option<u8> {
     }
 }
 
-/// The canonical position of a tower of full levels (the judge's input).
-pub fn start(levels: &[[u8; 3]]) -> Packed {
+/// The canonical position of a tower of full levels (the judge's input), or `None` when
+/// more levels of one kind stand below the top than a count records.
+pub fn start(levels: &[[u8; 3]]) -> Option<Packed> {
     let (top_level, below) = levels.split_last().expect("a tower has levels");
-    let mut p = 0;
+    let mut counts = [0u128; FULL_KINDS];
     for l in below {
-        p += one(full_kind(l[0], l[1], l[2]));
+        counts[full_kind(l[0], l[1], l[2])] += 1;
     }
-    with_top(
+    if counts.iter().any(|&c| c > COUNT_MAX) {
+        return None;
+    }
+    let p = (0..FULL_KINDS).map(|k| counts[k] * one(k)).sum();
+    Some(with_top(
         p,
         Top::Full(full_kind(top_level[0], top_level[1], top_level[2])),
-    )
+    ))
+}
+
+/// Whether every move from `p` can be recorded: a move adds at most one level to a
+/// count, so no count may be full yet.
+#[inline]
+pub fn has_room(p: Packed) -> bool {
+    // A field is full when all its five bits are set.
+    let mut all = p;
+    for shift in 1..COUNT_BITS {
+        all &= p >> shift;
+    }
+    all & COUNT_LOW_BITS == 0
 }
 
 /// Calls `visit` with the position after each way of taking a block of `colour` out of
@@ -254,7 +285,7 @@ mod tests {
 
     #[test]
     fn the_start_counts_every_level_below_the_top() {
-        let p = start(&[[0, 1, 2], [2, 1, 0], [1, 1, 1]]);
+        let p = start(&[[0, 1, 2], [2, 1, 0], [1, 1, 1]]).unwrap();
         assert_eq!(count(p, full_kind(0, 1, 2)), 2);
         assert_eq!(top(p), Top::Full(full_kind(1, 1, 1)));
         // Red: a side of either RGB level; green: either middle.
@@ -265,12 +296,12 @@ mod tests {
         let mut green = Vec::new();
         removals(p, 1, |q| green.push(q));
         assert_eq!(green, vec![p - one(full_kind(0, 1, 2))]);
-        assert!(!can_take(start(&[[1, 1, 1], [0, 0, 0]]), 0));
+        assert!(!can_take(start(&[[1, 1, 1], [0, 0, 0]]).unwrap(), 0));
     }
 
     #[test]
     fn a_top_fills_up_then_moves_below() {
-        let mut p = start(&[[0, 0, 0], [1, 1, 1]]);
+        let mut p = start(&[[0, 0, 0], [1, 1, 1]]).unwrap();
         let mut next = Vec::new();
         placements(p, 2, |q| next.push(q));
         assert_eq!(next.len(), 2);
@@ -287,8 +318,22 @@ mod tests {
     }
 
     #[test]
+    fn counts_are_checked_for_room() {
+        let red = [0u8, 0, 0];
+        assert!(has_room(start(&[red; 31]).unwrap()));
+        let full = start(&[red; 32]).unwrap();
+        assert_eq!(count(full, full_kind(0, 0, 0)), 31);
+        assert!(!has_room(full));
+        assert!(start(&[red; 33]).is_none());
+        // A full two-block count, the last field, is seen too.
+        let halves = (0..31).fold(start(&[red; 2]).unwrap(), |p, _| p + one(half_kind(2)));
+        assert!(!has_room(halves));
+        assert!(has_room(halves - one(half_kind(2))));
+    }
+
+    #[test]
     fn decisions_are_marked_apart_from_positions() {
-        let p = start(&[[0, 1, 2], [2, 2, 2]]);
+        let p = start(&[[0, 1, 2], [2, 2, 2]]).unwrap();
         for c in 0..3 {
             let d = deciding(p, c);
             assert_ne!(d, p);

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::text::{end_of_input, tokens, ParseError};
+use crate::text::{end_of_input, number, tokens, ParseError};
 
 /// Block colours, in the order of their die faces' weights below.
 pub const COLOURS: [char; 3] = ['R', 'G', 'B'];
@@ -11,9 +11,10 @@ pub const COLOURS: [char; 3] = ['R', 'G', 'B'];
 pub const WEIGHTS: [u64; 3] = [1, 2, 2];
 /// Faces of the die.
 pub const FACES: u64 = 6;
-/// The most levels a tower may have: the state encoding holds counts up to 31, and a
-/// tower of n levels never has more than n full levels or 3n/2 two-block levels.
-pub const MAX_LEVELS: usize = 20;
+/// The most levels read: far above any tower the solver can finish (the positions of a
+/// tower of ten levels already outgrow millions), so a taller input is surely a mistake.
+/// Towers the solver cannot finish are stopped by its guards, not here.
+pub const MAX_LEVELS: usize = 1000;
 
 /// Slot names, left to right.
 pub const SLOTS: [&str; 3] = ["left", "middle", "right"];
@@ -50,18 +51,13 @@ pub fn parse_tower(input: &[u8]) -> Result<Tower, ParseError> {
             "the input is empty; expected the number of levels n",
         ));
     };
-    let n = std::str::from_utf8(first.bytes)
-        .ok()
-        .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|t| t.parse::<usize>().ok())
-        .ok_or_else(|| {
-            first.error(format!(
-                "{} is not a whole number; expected the number of levels n",
-                first.shown()
-            ))
-        })?;
+    let n = number(&first, "the number of levels n", u64::MAX)?;
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
     if !(2..=MAX_LEVELS).contains(&n) {
-        return Err(first.error(format!("a tower has 2 to {MAX_LEVELS} levels, not {n}")));
+        return Err(first.error(format!(
+            "a tower has 2 to {MAX_LEVELS} levels, not {n} (alea reads towers up to \
+             {MAX_LEVELS} levels, far more than any solver can finish)"
+        )));
     }
     let mut levels = Vec::with_capacity(n);
     for token in tokens.by_ref() {
@@ -146,7 +142,10 @@ mod tests {
             error("2\nRGB\nRGB\nRGB\n"),
             "4:1: the tower has 2 levels, but more follows: `RGB`"
         );
-        assert_eq!(error("1\nRGB\n"), "1:1: a tower has 2 to 20 levels, not 1");
+        assert!(error("1\nRGB\n").starts_with("1:1: a tower has 2 to 1000 levels, not 1"));
+        assert!(error("1001\n").starts_with("1:1: a tower has 2 to 1000 levels, not 1001"));
+        let tall = format!("40\n{}", "RGB\n".repeat(40));
+        assert_eq!(parse_tower(tall.as_bytes()).unwrap().levels.len(), 40);
         assert_eq!(
             error(""),
             "1:1: the input is empty; expected the number of levels n"

@@ -1,11 +1,10 @@
-//! The judge's input: `n`, then 13 lines `w t`, copy `t` (1 to 4) of rank `w` (1 to n).
-//!
-//! One tile per line, so that a short line is reported where it is. Blank lines are
-//! skipped.
+//! The judge's input: `n`, then 13 tiles `w t`, copy `t` (1 to 4) of rank `w` (1 to n),
+//! as whitespace-separated tokens in any layout (the sample puts a tile on a line, but
+//! the judge reads 27 numbers one after another).
 
 use super::count::HAND;
 use super::recogniser::COPIES;
-use crate::text::{end_of_input, lines, number, ParseError};
+use crate::text::{number, Cursor, ParseError};
 
 /// The fewest ranks of a game.
 pub const MIN_RANKS: usize = 5;
@@ -35,75 +34,51 @@ impl Hand {
 
 /// Reads one hand. Nothing is returned unless the whole input is valid.
 pub fn parse_hand(input: &[u8]) -> Result<Hand, ParseError> {
-    let mut rows = lines(input).filter(|(_, tokens)| !tokens.is_empty());
-    let Some((_, first)) = rows.next() else {
-        let (line, col) = end_of_input(input);
-        return Err(ParseError::at(
-            line,
-            col,
-            "the input is empty; expected the number of ranks n",
-        ));
-    };
-    let n = number(&first[0], "the number of ranks n", MAX_RANKS as u64)? as usize;
+    let mut cursor = Cursor::new(input);
+    let first = cursor.expect(|| "the input is empty; expected the number of ranks n".into())?;
+    let n = number(&first, "the number of ranks n", MAX_RANKS as u64)? as usize;
     if n < MIN_RANKS {
-        return Err(first[0].error(format!(
+        return Err(first.error(format!(
             "n = {n} is too small; expected {MIN_RANKS} to {MAX_RANKS} ranks"
-        )));
-    }
-    if let Some(extra) = first.get(1) {
-        return Err(extra.error(format!(
-            "{} after n; n stands alone on its line",
-            extra.shown()
         )));
     }
     let mut counts = vec![0u8; n];
     // Where each tile (rank, copy) was listed, to report a tile listed twice.
-    let mut seen: Vec<[Option<usize>; COPIES]> = vec![[None; COPIES]; n];
-    let mut tiles = 0;
-    for (line, tokens) in rows {
-        if tiles == HAND {
-            return Err(tokens[0].error(format!("a hand is {HAND} tiles, but more follows")));
-        }
-        if tokens.len() != 2 {
-            let col = match tokens.get(2) {
-                Some(t) => t.col,
-                None => tokens[0].col + tokens[0].bytes.len(),
-            };
-            return Err(ParseError::at(
-                line,
-                col,
+    let mut seen: Vec<[Option<(usize, usize)>; COPIES]> = vec![[None; COPIES]; n];
+    for tile in 0..HAND {
+        let cut_short = |numbers: usize| {
+            move || {
                 format!(
-                    "a tile is `w t` (rank, then copy 1 to 4) on its own line; line {line} has {} value{}",
-                    tokens.len(),
-                    if tokens.len() == 1 { "" } else { "s" }
-                ),
-            ));
+                    "the input ends inside the hand: it needs {HAND} tiles `w t` ({} \
+                     numbers after n), the input ends after {numbers}",
+                    2 * HAND
+                )
+            }
+        };
+        let rank_token = cursor.expect(cut_short(2 * tile))?;
+        let rank = number(&rank_token, &format!("a rank from 1 to n = {n}"), n as u64)?;
+        if rank == 0 {
+            return Err(rank_token.error(format!("rank {rank} is outside 1 to n = {n}")));
         }
-        let rank = number(&tokens[0], &format!("a rank from 1 to n = {n}"), n as u64)?;
-        if rank == 0 || rank > n as u64 {
-            return Err(tokens[0].error(format!("rank {rank} is outside 1 to n = {n}")));
-        }
-        let copy = number(&tokens[1], "a copy number from 1 to 4", COPIES as u64)?;
-        if copy == 0 || copy > COPIES as u64 {
-            return Err(tokens[1].error(format!("copy {copy} is outside 1 to {COPIES}")));
+        let copy_token = cursor.expect(cut_short(2 * tile + 1))?;
+        let copy = number(&copy_token, "a copy number from 1 to 4", COPIES as u64)?;
+        if copy == 0 {
+            return Err(copy_token.error(format!("copy {copy} is outside 1 to {COPIES}")));
         }
         let (r, c) = (rank as usize - 1, copy as usize - 1);
-        if let Some(earlier) = seen[r][c] {
-            return Err(tokens[0].error(format!(
-                "tile `{rank} {copy}` is listed twice (first on line {earlier})"
+        if let Some((line, col)) = seen[r][c] {
+            return Err(rank_token.error(format!(
+                "tile `{rank} {copy}` is listed twice (first at line {line}, column {col})"
             )));
         }
-        seen[r][c] = Some(line);
+        seen[r][c] = Some((rank_token.line, rank_token.col));
         counts[r] += 1;
-        tiles += 1;
     }
-    if tiles < HAND {
-        let (line, col) = end_of_input(input);
-        return Err(ParseError::at(
-            line,
-            col,
-            format!("the input ends after {tiles} of the {HAND} tiles of the hand"),
-        ));
+    if let Some(extra) = cursor.next_token() {
+        return Err(extra.error(format!(
+            "a hand is {HAND} tiles, but more follows: {}",
+            extra.shown()
+        )));
     }
     Ok(Hand { counts })
 }
@@ -126,6 +101,18 @@ mod tests {
     }
 
     #[test]
+    fn any_layout_reads_the_same() {
+        let sample = parse_hand(SAMPLE.as_bytes()).unwrap();
+        let flat: Vec<&str> = SAMPLE.split_whitespace().collect();
+        assert_eq!(parse_hand(flat.join(" ").as_bytes()).unwrap(), sample);
+        let two_lines = format!("{}\n{}", flat[0], flat[1..].join(" "));
+        assert_eq!(parse_hand(two_lines.as_bytes()).unwrap(), sample);
+        assert_eq!(parse_hand(flat.join("\t\r\n").as_bytes()).unwrap(), sample);
+        let odd: Vec<String> = flat.chunks(3).map(|c| c.join(" ")).collect();
+        assert_eq!(parse_hand(odd.join("\n").as_bytes()).unwrap(), sample);
+    }
+
+    #[test]
     fn precise_errors() {
         assert_eq!(
             error(""),
@@ -138,10 +125,6 @@ mod tests {
         assert_eq!(
             error("1001\n"),
             "1:1: `1001` is too large for the number of ranks n (at most 1000)"
-        );
-        assert_eq!(
-            error("9 1\n"),
-            "1:3: `1` after n; n stands alone on its line"
         );
         let bad_rank = SAMPLE.replace("5 1\n", "10 1\n");
         assert_eq!(
@@ -156,22 +139,21 @@ mod tests {
         let twice = SAMPLE.replace("5 1\n", "1 2\n");
         assert_eq!(
             error(&twice),
-            "8:1: tile `1 2` is listed twice (first on line 3)"
+            "8:1: tile `1 2` is listed twice (first at line 3, column 1)"
         );
-        let short = SAMPLE.replace("5 1\n", "5\n");
-        assert_eq!(
-            error(&short),
-            "8:2: a tile is `w t` (rank, then copy 1 to 4) on its own line; line 8 has 1 value"
-        );
-        let long = SAMPLE.replace("5 1\n", "5 1 1\n");
-        assert!(error(&long).starts_with("8:5: a tile is `w t`"));
         assert_eq!(
             error(&SAMPLE[..SAMPLE.len() - 4]),
-            "14:1: the input ends after 12 of the 13 tiles of the hand"
+            "14:1: the input ends inside the hand: it needs 13 tiles `w t` (26 numbers \
+             after n), the input ends after 24"
+        );
+        assert_eq!(
+            error(&SAMPLE[..SAMPLE.len() - 3]),
+            "14:2: the input ends inside the hand: it needs 13 tiles `w t` (26 numbers \
+             after n), the input ends after 25"
         );
         assert_eq!(
             error(&format!("{SAMPLE}1 4\n")),
-            "15:1: a hand is 13 tiles, but more follows"
+            "15:1: a hand is 13 tiles, but more follows: `1`"
         );
         assert!(error("9\nx 1\n").starts_with("2:1: `x` is not a whole number"));
         assert_eq!(
@@ -182,5 +164,7 @@ mod tests {
             error("9\n1 7\n"),
             "2:3: `7` is too large for a copy number from 1 to 4 (at most 4)"
         );
+        assert_eq!(error("9\n0 1\n"), "2:1: rank 0 is outside 1 to n = 9");
+        assert_eq!(error("9\n1 0\n"), "2:3: copy 0 is outside 1 to 4");
     }
 }

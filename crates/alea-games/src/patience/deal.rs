@@ -1,9 +1,16 @@
 //! A position of Double Patience (a fresh deal or a game in progress), its text format,
 //! and random deals.
 //!
-//! The format is the judge's: nine lines, one pile each, cards bottom to top. A pile of a
-//! game in progress may hold fewer than four cards; an empty pile is written `-`. Blank
-//! lines between piles are ignored, and deals follow each other until end of input.
+//! Two layouts, and a rule between them that cannot be misread:
+//! - by tokens, the judge's: a deal is 36 cards, whitespace-separated in any layout,
+//!   four to a pile, bottom to top, pile after pile;
+//! - one pile per line: nine lines a deal, cards bottom to top, so that a pile of a game
+//!   in progress may hold fewer than four cards; an empty pile is written `-`.
+//!
+//! [`Layout::Auto`] reads by tokens when the whole input is whole deals that way (every
+//! token a card, 36 different cards a deal), and one pile per line otherwise. A fresh
+//! deal written one pile per line reads the same both ways. Blank lines are ignored,
+//! and deals follow each other until end of input.
 
 use std::fmt;
 
@@ -11,7 +18,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::card::Card;
-use crate::text::{end_of_input, lines, ParseError};
+use crate::text::{end_of_input, lines, Cursor, ParseError, Token};
 
 /// Piles on the table.
 pub const PILES: usize = 9;
@@ -65,21 +72,118 @@ impl fmt::Display for Deal {
 const CARD_HELP: &str =
     "expected a card: a rank (6 7 8 9 T J Q K A) then a suit (S H D C), like TD";
 
-/// Reads every deal of the input. Nothing is returned unless the whole input is valid.
+/// How the input lays out its deals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// By tokens if the whole input reads as whole deals that way, else one pile per line.
+    #[default]
+    Auto,
+    /// 36 cards a deal in any layout (the judge's format).
+    Tokens,
+    /// Nine lines a deal, one pile each (positions in progress).
+    Lines,
+}
+
+/// Reads every deal of the input, choosing the layout by the rule of [`Layout::Auto`].
+/// Nothing is returned unless the whole input is valid.
 pub fn parse_deals(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
+    parse_deals_in(input, Layout::Auto)
+}
+
+/// Reads every deal of the input in `layout`.
+pub fn parse_deals_in(input: &[u8], layout: Layout) -> Result<Vec<Deal>, ParseError> {
+    match layout {
+        Layout::Tokens => by_tokens(input),
+        Layout::Lines => by_lines(input),
+        Layout::Auto => by_tokens(input).or_else(|by_tokens| {
+            // Neither reading works: report the one that got further, where the input
+            // most likely went wrong.
+            by_lines(input).map_err(|by_lines| {
+                if (by_lines.line, by_lines.col) > (by_tokens.line, by_tokens.col) {
+                    by_lines
+                } else {
+                    by_tokens
+                }
+            })
+        }),
+    }
+}
+
+/// Cards already seen in the deal being read, with their place, to name both places of
+/// a repeat.
+struct Seen {
+    at: [Option<(usize, usize)>; 36],
+    deal_line: usize,
+}
+
+impl Seen {
+    fn new(deal_line: usize) -> Seen {
+        Seen {
+            at: [None; 36],
+            deal_line,
+        }
+    }
+
+    /// The card of `token`, checked to be a card not yet seen in the deal.
+    fn card(&mut self, token: &Token<'_>) -> Result<Card, ParseError> {
+        let Some(card) = Card::parse(token.bytes) else {
+            return Err(token.error(format!("{} is not a card; {CARD_HELP}", token.shown())));
+        };
+        if let Some((l, c)) = self.at[card.index()] {
+            return Err(token.error(format!(
+                "{card} appears twice in the deal that starts at line {} \
+                 (first at line {l}, column {c})",
+                self.deal_line
+            )));
+        }
+        self.at[card.index()] = Some((token.line, token.col));
+        Ok(card)
+    }
+}
+
+/// The judge's layout: 36 cards a deal, in any layout.
+fn by_tokens(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
+    const DEAL_CARDS: usize = PILES * PILE_CARDS;
+    let mut cursor = Cursor::new(input);
+    let mut deals = Vec::new();
+    while let Some(first) = cursor.peek() {
+        let mut seen = Seen::new(first.line);
+        let mut deal = Deal::default();
+        for i in 0..DEAL_CARDS {
+            let token = cursor.expect(|| {
+                format!(
+                    "the input ends inside the deal that starts at line {}: a deal needs \
+                     {DEAL_CARDS} cards, the input ends after {i} (a position in progress \
+                     is written one pile per line, `-` for an empty pile)",
+                    first.line
+                )
+            })?;
+            if token.bytes == b"-" {
+                return Err(token.error(
+                    "`-` (an empty pile) is read only one pile per line, nine lines a deal, \
+                     and this input is not laid out so",
+                ));
+            }
+            deal.piles[i / PILE_CARDS].push(seen.card(&token)?);
+        }
+        deals.push(deal);
+    }
+    Ok(deals)
+}
+
+/// One pile per line, nine lines a deal.
+fn by_lines(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
     let mut deals = Vec::new();
     let mut current = Deal::default();
     let mut piles_read = 0;
-    let mut deal_line = 0;
-    // Where each card of the current deal was seen, to name both places of a repeat.
-    let mut seen: [Option<(usize, usize)>; 36] = [None; 36];
+    let mut seen = Seen::new(0);
 
     for (line, tokens) in lines(input) {
         let Some(first) = tokens.first() else {
             continue;
         };
         if piles_read == 0 {
-            deal_line = line;
+            seen = Seen::new(line);
         }
         let pile = &mut current.piles[piles_read];
         if first.bytes == b"-" {
@@ -91,32 +195,21 @@ pub fn parse_deals(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
             }
         } else {
             for (i, token) in tokens.iter().enumerate() {
-                let Some(card) = Card::parse(token.bytes) else {
-                    return Err(
-                        token.error(format!("{} is not a card; {CARD_HELP}", token.shown()))
-                    );
-                };
                 if i >= PILE_CARDS {
                     return Err(token.error(format!(
-                        "a pile holds at most {PILE_CARDS} cards, and this line has {}",
+                        "a pile holds at most {PILE_CARDS} cards, and this line has {}; \
+                         one pile per line is for positions in progress (a deal of 36 \
+                         cards may be laid out in any way)",
                         tokens.len()
                     )));
                 }
-                if let Some((l, c)) = seen[card.index()] {
-                    return Err(token.error(format!(
-                        "{card} appears twice in the deal that starts at line {deal_line} \
-                         (first at line {l}, column {c})"
-                    )));
-                }
-                seen[card.index()] = Some((token.line, token.col));
-                pile.push(card);
+                pile.push(seen.card(token)?);
             }
         }
         piles_read += 1;
         if piles_read == PILES {
             deals.push(std::mem::take(&mut current));
             piles_read = 0;
-            seen = [None; 36];
         }
     }
 
@@ -126,8 +219,9 @@ pub fn parse_deals(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
             line,
             col,
             format!(
-                "the input ends inside the deal that starts at line {deal_line}: \
-                 it has {piles_read} of its {PILES} piles"
+                "the input ends inside the deal that starts at line {}: \
+                 it has {piles_read} of its {PILES} piles, one per line",
+                seen.deal_line
             ),
         ));
     }
@@ -172,6 +266,41 @@ mod tests {
     }
 
     #[test]
+    fn a_deal_of_36_cards_reads_in_any_layout() {
+        let sample = parse_deals(SAMPLE.as_bytes()).unwrap();
+        let flat: Vec<&str> = SAMPLE.split_whitespace().collect();
+        let one_line = flat.join(" ");
+        assert_eq!(parse_deals(one_line.as_bytes()).unwrap(), sample);
+        // The first pile's four cards split over two lines.
+        let split = SAMPLE.replacen("AS 9S ", "AS 9S\n", 1);
+        assert_eq!(parse_deals(split.as_bytes()).unwrap(), sample);
+        let pairs: Vec<String> = flat.chunks(2).map(|c| c.join("\t")).collect();
+        let two_deals = format!("{}\r\n{}", pairs.join("\r\n"), one_line);
+        assert_eq!(parse_deals(two_deals.as_bytes()).unwrap().len(), 2);
+        assert_eq!(parse_deals(two_deals.as_bytes()).unwrap()[1], sample[0]);
+        assert_eq!(
+            parse_deals_in(one_line.as_bytes(), Layout::Tokens).unwrap(),
+            sample
+        );
+        assert!(parse_deals_in(one_line.as_bytes(), Layout::Lines).is_err());
+    }
+
+    #[test]
+    fn positions_in_progress_read_one_pile_per_line() {
+        // No empty pile: these short piles can only be read one per line.
+        let text = "AS 9S 6C\nJC QH\n7S QD JD KD\nQS TS JS 9H\n6D TD AD 8S\n\
+                    QC TH KC 8D\n8C 9D TC 7C\n9C 7H JH 7D\n8H 6S AH 6H\n";
+        let deals = parse_deals(text.as_bytes()).unwrap();
+        assert_eq!(deals.len(), 1);
+        assert_eq!(deals[0].piles[1].len(), 2);
+        assert_eq!(deals[0].to_string(), text);
+        assert!(parse_deals_in(text.as_bytes(), Layout::Tokens).is_err());
+        // A position and a fresh deal in one input.
+        let mixed = format!("{text}\n{SAMPLE}");
+        assert_eq!(parse_deals(mixed.as_bytes()).unwrap().len(), 2);
+    }
+
+    #[test]
     fn precise_errors() {
         assert_eq!(
             error("AS 9S 6C KX\n"),
@@ -179,20 +308,52 @@ mod tests {
              then a suit (S H D C), like TD"
         );
         assert_eq!(
-            error("AS 9S 6C KS 7D\n"),
-            "1:13: a pile holds at most 4 cards, and this line has 5"
-        );
-        assert_eq!(
             error("AS 9S\n\nKD AS\n"),
             "3:4: AS appears twice in the deal that starts at line 1 (first at line 1, column 1)"
         );
         assert_eq!(
             error("AS\n9S\n"),
-            "3:1: the input ends inside the deal that starts at line 1: it has 2 of its 9 piles"
+            "3:1: the input ends inside the deal that starts at line 1: a deal needs 36 \
+             cards, the input ends after 2 (a position in progress is written one pile \
+             per line, `-` for an empty pile)"
+        );
+        assert_eq!(
+            error("AS\n-\n"),
+            "3:1: the input ends inside the deal that starts at line 1: it has 2 of its 9 \
+             piles, one per line"
         );
         assert_eq!(
             error("- AS\n"),
             "1:3: `AS` after `-`: a `-` marks an empty pile and stands alone on its line"
+        );
+        // A deal by tokens cut short: the end of the input, and what a deal needs.
+        let flat: Vec<&str> = SAMPLE.split_whitespace().collect();
+        assert_eq!(
+            error(&flat[..35].join(" ")),
+            "1:105: the input ends inside the deal that starts at line 1: a deal needs 36 \
+             cards, the input ends after 35 (a position in progress is written one pile \
+             per line, `-` for an empty pile)"
+        );
+        let mut repeated = flat.clone();
+        repeated[30] = "AS";
+        assert_eq!(
+            error(&repeated.join(" ")),
+            "1:91: AS appears twice in the deal that starts at line 1 (first at line 1, \
+             column 1)"
+        );
+        assert_eq!(
+            parse_deals_in(b"-\n", Layout::Tokens)
+                .unwrap_err()
+                .to_string(),
+            "1:1: `-` (an empty pile) is read only one pile per line, nine lines a deal, and \
+             this input is not laid out so"
+        );
+        assert_eq!(
+            parse_deals_in(b"AS 9S 6C KS 7D\n", Layout::Lines)
+                .unwrap_err()
+                .to_string(),
+            "1:13: a pile holds at most 4 cards, and this line has 5; one pile per line is \
+             for positions in progress (a deal of 36 cards may be laid out in any way)"
         );
     }
 

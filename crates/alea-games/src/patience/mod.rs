@@ -13,7 +13,7 @@ pub use analysis::{
     MoveHint,
 };
 pub use card::Card;
-pub use deal::{parse_deals, Deal, PILES, PILE_CARDS};
+pub use deal::{parse_deals, parse_deals_in, Deal, Layout, PILES, PILE_CARDS};
 pub use kernel::Kernel;
 pub use model::{Patience, Player};
 pub use stats::{random_deals, random_play_all, stats, RandomDeals, Stats, BINS};

@@ -1,42 +1,35 @@
-//! The judge's input: games of thirteen rounds, one round of five dice per line, until
-//! the end of the input. Blank lines are skipped; a round must stand on one line, so
-//! that a short round is reported where it is.
+//! The judge's input: games of thirteen rounds of five dice until the end of the input,
+//! as whitespace-separated tokens in any layout (the sample puts a round on a line, but
+//! the judge reads the dice one after another).
 
 use super::score::Round;
-use crate::text::{end_of_input, lines, ParseError};
+use crate::text::{Cursor, ParseError};
 
 /// Rounds in a game.
 pub const ROUNDS: usize = 13;
+/// Dice in a round.
+const DICE: usize = 5;
+/// Dice in a game.
+const GAME_DICE: usize = ROUNDS * DICE;
 
 /// A game: thirteen rounds in order.
 pub type Game = [Round; ROUNDS];
 
 /// Reads every game of the input. Nothing is returned unless the whole input is valid.
 pub fn parse_games(input: &[u8]) -> Result<Vec<Game>, ParseError> {
+    let mut cursor = Cursor::new(input);
     let mut games = Vec::new();
-    let mut current = [[0u8; 5]; ROUNDS];
-    let mut rounds = 0;
-    let mut game_line = 0;
-    for (line, tokens) in lines(input) {
-        if tokens.is_empty() {
-            continue;
-        }
-        if tokens.len() != 5 {
-            let col = tokens.get(5).map_or_else(
-                || {
-                    let last = tokens.last().expect("not empty");
-                    last.col + last.bytes.len()
-                },
-                |t| t.col,
-            );
-            return Err(ParseError::at(
-                line,
-                col,
-                format!("a round is five dice, and line {line} has {}", tokens.len()),
-            ));
-        }
-        for (i, token) in tokens.iter().enumerate() {
-            current[rounds][i] = match token.bytes {
+    while let Some(first) = cursor.peek() {
+        let mut game = [[0u8; DICE]; ROUNDS];
+        for i in 0..GAME_DICE {
+            let token = cursor.expect(|| {
+                format!(
+                    "the input ends inside the game that starts at line {}: a game needs \
+                     {GAME_DICE} dice, the input ends after {i}",
+                    first.line
+                )
+            })?;
+            game[i / DICE][i % DICE] = match token.bytes {
                 [d @ b'1'..=b'6'] => d - b'0',
                 _ => {
                     return Err(token.error(format!(
@@ -46,25 +39,7 @@ pub fn parse_games(input: &[u8]) -> Result<Vec<Game>, ParseError> {
                 }
             };
         }
-        if rounds == 0 {
-            game_line = line;
-        }
-        rounds += 1;
-        if rounds == ROUNDS {
-            games.push(current);
-            rounds = 0;
-        }
-    }
-    if rounds > 0 {
-        let (line, col) = end_of_input(input);
-        return Err(ParseError::at(
-            line,
-            col,
-            format!(
-                "the input ends inside the game that starts at line {game_line}: \
-                 it has {rounds} of its {ROUNDS} rounds"
-            ),
-        ));
+        games.push(game);
     }
     Ok(games)
 }
@@ -87,6 +62,18 @@ mod tests {
     }
 
     #[test]
+    fn any_layout_reads_the_same() {
+        let one = "1 2 3 4 5\n6 6 6 6 6\n".repeat(6) + "3 3 3 4 4\n";
+        let two = format!("{one}{one}");
+        let sample = parse_games(two.as_bytes()).unwrap();
+        let flat: Vec<&str> = two.split_whitespace().collect();
+        assert_eq!(parse_games(flat.join(" ").as_bytes()).unwrap(), sample);
+        assert_eq!(parse_games(flat.join("\r\n\t").as_bytes()).unwrap(), sample);
+        let sevens: Vec<String> = flat.chunks(7).map(|c| c.join("  ")).collect();
+        assert_eq!(parse_games(sevens.join("\n\n").as_bytes()).unwrap(), sample);
+    }
+
+    #[test]
     fn precise_errors() {
         assert_eq!(
             error("1 2 3 4 7\n"),
@@ -94,15 +81,14 @@ mod tests {
         );
         assert_eq!(
             error("1 2 3 4\n"),
-            "1:8: a round is five dice, and line 1 has 4"
+            "2:1: the input ends inside the game that starts at line 1: a game needs 65 dice, \
+             the input ends after 4"
         );
+        let short = format!("{}1 1 1", "1 2 3 4 5\n".repeat(13 + 12));
         assert_eq!(
-            error("1 2 3 4 5 6\n"),
-            "1:11: a round is five dice, and line 1 has 6"
-        );
-        assert_eq!(
-            error("1 2 3 4 5\n1 1 1 1 1\n"),
-            "3:1: the input ends inside the game that starts at line 1: it has 2 of its 13 rounds"
+            error(&short),
+            "26:6: the input ends inside the game that starts at line 14: a game needs 65 \
+             dice, the input ends after 63"
         );
         assert_eq!(
             error("1 2 3 4 0\n"),

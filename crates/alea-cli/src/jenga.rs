@@ -81,10 +81,10 @@ fn stopped(stop: Stop) -> Failure {
              (each position takes about 100 bytes)"
         )),
         Stop::TooTall => Failure::limit(format!(
-            "the tower would come to hold 31 or more levels of one kind (by colours, up to \
-             mirror image), more than a position of this solver records; towers of up to \
-             {ALWAYS_FITS} levels always fit, taller ones (up to the {MAX_LEVELS} read) \
-             only while no kind grows so large"
+            "the tower would come to hold more than 30 levels of one kind (by colours, up \
+             to mirror image), more than a position of this solver records, and no option \
+             raises that; towers of up to {ALWAYS_FITS} levels always fit, taller ones (up \
+             to the {MAX_LEVELS} read) only while no kind grows so large"
         )),
     }
 }

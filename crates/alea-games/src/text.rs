@@ -62,11 +62,37 @@ impl Token<'_> {
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
+/// Whether `b` separates tokens: what C's `isspace` takes (space, tab, LF, vertical tab,
+/// form feed, CR), as the judges' reference solutions read their input.
+#[inline]
+pub fn is_blank(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == 0x0b
+}
+
+/// The raw lines of the input: a line ends at LF, CRLF or a lone CR (as some old files
+/// have it). A final line without an ending counts as a line.
+fn raw_lines(input: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(input);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match text.iter().position(|&b| b == b'\n' || b == b'\r') {
+            None => {
+                rest = None;
+                Some(text)
+            }
+            Some(i) => {
+                let crlf = text[i] == b'\r' && text.get(i + 1) == Some(&b'\n');
+                rest = Some(&text[i + 1 + usize::from(crlf)..]);
+                Some(&text[..i])
+            }
+        }
+    })
+}
+
 /// The lines of the input, each as its tokens, with the 1-based line number; blank lines
-/// come back with no tokens. A final line without a newline counts as a line.
+/// come back with no tokens.
 pub fn lines(input: &[u8]) -> impl Iterator<Item = (usize, Vec<Token<'_>>)> {
-    input
-        .split(|&b| b == b'\n')
+    raw_lines(input)
         .enumerate()
         .map(|(i, line)| (i + 1, line_tokens(i + 1, line)))
 }
@@ -80,12 +106,12 @@ fn line_tokens(line_no: usize, line: &[u8]) -> Vec<Token<'_>> {
         0
     };
     while i < line.len() {
-        if line[i].is_ascii_whitespace() {
+        if is_blank(line[i]) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < line.len() && !line[i].is_ascii_whitespace() {
+        while i < line.len() && !is_blank(line[i]) {
             i += 1;
         }
         tokens.push(Token {
@@ -165,12 +191,8 @@ impl<'a> Cursor<'a> {
 
 /// Where the input ends, for "cut short" errors: just after the last byte.
 pub fn end_of_input(input: &[u8]) -> (usize, usize) {
-    let line = input.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = match input.iter().rposition(|&b| b == b'\n') {
-        Some(nl) => input.len() - nl,
-        None => input.len() + 1,
-    };
-    (line, col)
+    let (count, last) = raw_lines(input).fold((0, &input[..0]), |(n, _), l| (n + 1, l));
+    (count, last.len() + 1)
 }
 
 #[cfg(test)]
@@ -190,6 +212,25 @@ mod tests {
                 (3, 3, &b"KD\xff"[..]),
             ]
         );
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_or_a_lone_cr() {
+        let all: Vec<(usize, usize, &[u8])> = tokens(b"a\rb\r\nc\n\x0bd\x0ce")
+            .map(|t| (t.line, t.col, t.bytes))
+            .collect();
+        assert_eq!(
+            all,
+            vec![
+                (1, 1, &b"a"[..]),
+                (2, 1, b"b"),
+                (3, 1, b"c"),
+                (4, 2, b"d"),
+                (4, 4, b"e"),
+            ]
+        );
+        assert_eq!(end_of_input(b"a\rb"), (2, 2));
+        assert_eq!(end_of_input(b"a\r\n"), (2, 1));
     }
 
     #[test]

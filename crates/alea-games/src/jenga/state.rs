@@ -164,7 +164,8 @@ pub fn start(levels: &[[u8; 3]]) -> Option<Packed> {
 }
 
 /// Whether every move from `p` can be recorded: a move adds at most one level to a
-/// count, so no count may be full yet.
+/// count, so no count may be full (31) yet; positions are thus solved with at most 30
+/// levels of each kind.
 #[inline]
 pub fn has_room(p: Packed) -> bool {
     // A field is full when all its five bits are set.

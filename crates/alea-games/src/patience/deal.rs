@@ -8,7 +8,9 @@
 //!   in progress may hold fewer than four cards; an empty pile is written `-`.
 //!
 //! [`Layout::Auto`] reads by tokens when the whole input is whole deals that way (every
-//! token a card, 36 different cards a deal), and one pile per line otherwise. A fresh
+//! token a card, 36 different cards a deal), and one pile per line otherwise. A position
+//! must be one that can occur in play (each rank an even number of times, since cards
+//! leave in pairs), so that a deal with a mistake is not taken for positions. A fresh
 //! deal written one pile per line reads the same both ways. Blank lines are ignored,
 //! and deals follow each other until end of input.
 
@@ -17,8 +19,8 @@ use std::fmt;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::card::Card;
-use crate::text::{end_of_input, lines, Cursor, ParseError, Token};
+use super::card::{Card, RANKS};
+use crate::text::{end_of_input, lines, tokens, Cursor, ParseError, Token};
 
 /// Piles on the table.
 pub const PILES: usize = 9;
@@ -96,14 +98,27 @@ pub fn parse_deals_in(input: &[u8], layout: Layout) -> Result<Vec<Deal>, ParseEr
         Layout::Tokens => by_tokens(input),
         Layout::Lines => by_lines(input),
         Layout::Auto => by_tokens(input).or_else(|by_tokens| {
-            // Neither reading works: report the one that got further, where the input
-            // most likely went wrong.
             by_lines(input).map_err(|by_lines| {
-                if (by_lines.line, by_lines.col) > (by_tokens.line, by_tokens.col) {
-                    by_lines
+                // Neither reading works. An empty pile says the input holds positions in
+                // progress; otherwise it is taken for deals. The other reading's failure
+                // is told too, since the layout may not be what it seems.
+                let positions = tokens(input).any(|t| t.bytes == b"-");
+                let (main, other, how) = if positions {
+                    (by_lines, by_tokens, "read as deals of 36 cards")
                 } else {
-                    by_tokens
+                    (by_tokens, by_lines, "read one pile per line")
+                };
+                if other == main {
+                    return main;
                 }
+                ParseError::at(
+                    main.line,
+                    main.col,
+                    format!(
+                        "{} ({how}, the input fails at line {}, column {}: {})",
+                        main.message, other.line, other.col, other.message
+                    ),
+                )
             })
         }),
     }
@@ -122,6 +137,30 @@ impl Seen {
             at: [None; 36],
             deal_line,
         }
+    }
+
+    /// Checks that the position could occur in play: cards leave the table in pairs of
+    /// one rank, so each rank is there an even number of times.
+    fn check_pairs(&self) -> Result<(), ParseError> {
+        for rank in 0..RANKS.len() {
+            let places: Vec<(usize, usize)> =
+                (0..4).filter_map(|suit| self.at[rank * 4 + suit]).collect();
+            if let Some(&(line, col)) = places.iter().max().filter(|_| places.len() % 2 == 1) {
+                return Err(ParseError::at(
+                    line,
+                    col,
+                    format!(
+                        "the position that starts at line {} cannot occur in play: cards \
+                         leave the table in pairs of one rank, so each rank is there an \
+                         even number of times, but {} is there {} times",
+                        self.deal_line,
+                        char::from(RANKS[rank]),
+                        places.len()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The card of `token`, checked to be a card not yet seen in the deal.
@@ -195,6 +234,11 @@ fn by_lines(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
             }
         } else {
             for (i, token) in tokens.iter().enumerate() {
+                if token.bytes == b"-" {
+                    return Err(token.error(
+                        "`-` marks an empty pile and stands alone on its line",
+                    ));
+                }
                 if i >= PILE_CARDS {
                     return Err(token.error(format!(
                         "a pile holds at most {PILE_CARDS} cards, and this line has {}; \
@@ -208,6 +252,7 @@ fn by_lines(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
         }
         piles_read += 1;
         if piles_read == PILES {
+            seen.check_pairs()?;
             deals.push(std::mem::take(&mut current));
             piles_read = 0;
         }
@@ -255,9 +300,9 @@ mod tests {
 
     #[test]
     fn positions_in_progress() {
-        let text = "-\nAS\n-\n-\n-\n-\n-\n-\nAH 6S\n";
+        let text = "-\nAS\n-\n-\n-\n-\n-\n6H\nAH 6S\n";
         let deal = &parse_deals(text.as_bytes()).unwrap()[0];
-        assert_eq!(deal.cards(), 3);
+        assert_eq!(deal.cards(), 4);
         assert_eq!(deal.to_string(), text);
     }
 
@@ -288,11 +333,11 @@ mod tests {
     #[test]
     fn positions_in_progress_read_one_pile_per_line() {
         // No empty pile: these short piles can only be read one per line.
-        let text = "AS 9S 6C\nJC QH\n7S QD JD KD\nQS TS JS 9H\n6D TD AD 8S\n\
+        let text = "AS 9S 6C\nJC QH AC\n7S QD JD KD\nQS TS JS 9H\n6D TD AD 8S\n\
                     QC TH KC 8D\n8C 9D TC 7C\n9C 7H JH 7D\n8H 6S AH 6H\n";
         let deals = parse_deals(text.as_bytes()).unwrap();
         assert_eq!(deals.len(), 1);
-        assert_eq!(deals[0].piles[1].len(), 2);
+        assert_eq!(deals[0].piles[1].len(), 3);
         assert_eq!(deals[0].to_string(), text);
         assert!(parse_deals_in(text.as_bytes(), Layout::Tokens).is_err());
         // A position and a fresh deal in one input.
@@ -311,36 +356,51 @@ mod tests {
             error("AS 9S\n\nKD AS\n"),
             "3:4: AS appears twice in the deal that starts at line 1 (first at line 1, column 1)"
         );
+        // Neither reading works: the deals' error, and where the other reading fails.
         assert_eq!(
             error("AS\n9S\n"),
             "3:1: the input ends inside the deal that starts at line 1: a deal needs 36 \
              cards, the input ends after 2 (a position in progress is written one pile \
-             per line, `-` for an empty pile)"
+             per line, `-` for an empty pile) (read one pile per line, the input fails at \
+             line 3, column 1: the input ends inside the deal that starts at line 1: it \
+             has 2 of its 9 piles, one per line)"
         );
-        assert_eq!(
-            error("AS\n-\n"),
+        // With an empty pile, the positions' error first.
+        assert!(error("AS\n-\n").starts_with(
             "3:1: the input ends inside the deal that starts at line 1: it has 2 of its 9 \
-             piles, one per line"
+             piles, one per line (read as deals of 36 cards, the input fails at line 2, \
+             column 1: `-`"
+        ));
+        assert!(error("AS - 9S\n-\n")
+            .starts_with("1:4: `-` marks an empty pile and stands alone on its line"));
+        // A deal with a card missing is not taken for a position: a rank is left odd.
+        let missing = SAMPLE.replace(" KD\n", "\n");
+        assert!(
+            error(&missing).starts_with("10:1: the input ends inside the deal"),
+            "{}",
+            error(&missing)
         );
-        assert_eq!(
-            error("- AS\n"),
-            "1:3: `AS` after `-`: a `-` marks an empty pile and stands alone on its line"
-        );
+        assert!(error(&missing).contains(
+            "line 6, column 7: the position that starts at line 1 cannot occur in play: \
+             cards leave the table in pairs of one rank, so each rank is there an even \
+             number of times, but K is there 3 times"
+        ));
+        assert!(error("- AS\n")
+            .starts_with("1:3: `AS` after `-`: a `-` marks an empty pile and stands alone on its line"));
         // A deal by tokens cut short: the end of the input, and what a deal needs.
         let flat: Vec<&str> = SAMPLE.split_whitespace().collect();
-        assert_eq!(
-            error(&flat[..35].join(" ")),
+        assert!(error(&flat[..35].join(" ")).starts_with(
             "1:105: the input ends inside the deal that starts at line 1: a deal needs 36 \
              cards, the input ends after 35 (a position in progress is written one pile \
-             per line, `-` for an empty pile)"
-        );
+             per line, `-` for an empty pile) (read one pile per line, the input fails at \
+             line 1, column 13: a pile holds at most 4 cards"
+        ));
         let mut repeated = flat.clone();
         repeated[30] = "AS";
-        assert_eq!(
-            error(&repeated.join(" ")),
+        assert!(error(&repeated.join(" ")).starts_with(
             "1:91: AS appears twice in the deal that starts at line 1 (first at line 1, \
              column 1)"
-        );
+        ));
         assert_eq!(
             parse_deals_in(b"-\n", Layout::Tokens)
                 .unwrap_err()

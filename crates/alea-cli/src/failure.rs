@@ -45,7 +45,9 @@ impl fmt::Display for Failure {
 impl From<alea_core::Error> for Failure {
     fn from(e: alea_core::Error) -> Self {
         let code = match e {
-            alea_core::Error::TooManyStates { .. } | alea_core::Error::StepLimit(_) => LIMIT,
+            alea_core::Error::TooManyStates { .. }
+            | alea_core::Error::StepLimit(_)
+            | alea_core::Error::NotConverged(..) => LIMIT,
             _ => OTHER,
         };
         Failure {

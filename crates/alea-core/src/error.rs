@@ -23,7 +23,7 @@ pub enum Error {
     Layer(String),
     /// A maximising or minimising choice lies on a cycle: its value needs value or policy
     /// iteration, which the exact solvers do not do.
-    #[error("state {0} is a maximising or minimising choice on a cycle; only cycles through chance nodes and random choices can be solved exactly")]
+    #[error("state {0} is a maximising or minimising choice on a cycle; this solver takes only cycles through chance nodes and random choices (the stochastic solver takes cycles through choices)")]
     ChoiceCycle(String),
     /// From this state the game goes on forever with probability one.
     #[error(
@@ -33,6 +33,20 @@ pub enum Error {
     /// The weights of a node's edges add up to more than 2^63 - 1.
     #[error("the edge weights at state {0} add up to more than 2^63 - 1")]
     Weights(String),
+    /// A state whose expected total reward is infinite: the game may go on forever from
+    /// it (see [`crate::stochastic`]).
+    #[error("the expected reward from state {0} is infinite: {1}")]
+    InfiniteReward(String, String),
+    /// Rewards that the solver of cycles through choices does not take together.
+    #[error("{0}")]
+    Signs(String),
+    /// A cycle of zero rewards on which the players could stay forever, in a model of
+    /// total rewards.
+    #[error("the players could stay forever on a cycle of zero rewards through state {0}; a total-reward model needs every such cycle to cost something")]
+    ZeroRewardCycle(String),
+    /// The iteration of a component did not meet the precision in time.
+    #[error("the bounds on the value of state {0} did not come within the precision asked for after {1} sweeps ({2}); ask for less precision")]
+    NotConverged(String, u64, String),
     /// A simulated game did not end within the step bound.
     #[error("a simulated game did not end within {0} steps")]
     StepLimit(u64),

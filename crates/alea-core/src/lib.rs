@@ -5,6 +5,8 @@
 //! - [`acyclic::solve`]: memoised depth-first evaluation with an explicit stack.
 //! - [`layered::solve_layered`]: layer-by-layer evaluation in parallel.
 //! - [`cyclic::solve_cyclic`]: exact solution of cycles through chance nodes.
+//! - [`stochastic`]: Markov decision processes and two-player stochastic games, cycles
+//!   through choices included: certified bounds in `f64`, proven exact values.
 //! - [`policy`]: every option of a position with its value and loss; the best line.
 //! - [`simulate`]: seeded Monte Carlo play with a 95% interval.
 //! - [`value`]: the arithmetic backends (`f64`, exact rationals); [`field`]: residues
@@ -22,6 +24,7 @@ pub mod model;
 pub mod policy;
 pub mod simulate;
 pub mod solution;
+pub mod stochastic;
 pub mod value;
 
 pub use acyclic::{solve, Limits, Workspace};
@@ -34,4 +37,5 @@ pub use model::{Edge, Expansion, Kind, Model, Pick};
 pub use policy::{best_line, options, Goal, Scored};
 pub use simulate::{simulate, Estimate, Player};
 pub use solution::Solution;
+pub use stochastic::{solve_certified, solve_exact, Certified, Settings};
 pub use value::{decimal, fraction, Exact, Value};

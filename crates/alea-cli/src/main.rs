@@ -22,8 +22,10 @@ mod input;
 mod jenga;
 mod mahjong;
 mod patience;
+mod pig;
 mod progress;
 mod show;
+mod snakes;
 mod solitaire;
 mod yahtzee;
 
@@ -66,6 +68,10 @@ enum Game {
     /// Yahtzee: the judge's assignment of rounds to categories; the solitaire game
     /// solved, advice, simulation.
     Yahtzee(yahtzee::YahtzeeArgs),
+    /// Pig: the first player's chance under best play, advice, the optimal policy.
+    Pig(pig::PigArgs),
+    /// Snakes and Ladders: the expected number of spins, exactly, on any board.
+    Snakes(snakes::SnakesArgs),
 }
 
 fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
@@ -81,6 +87,8 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Game::Jenga(args) => jenga::run(args, out),
         Game::Mahjong(args) => mahjong::run(args, out),
         Game::Yahtzee(args) => yahtzee::run(args, out),
+        Game::Pig(args) => pig::run(args, out),
+        Game::Snakes(args) => snakes::run(args, out),
     }
 }
 
@@ -90,6 +98,8 @@ impl Cli {
         match &self.game {
             Game::Patience(args) => args.streams(),
             Game::Dice(_) | Game::Jenga(_) | Game::Mahjong(_) | Game::Yahtzee(_) => false,
+            Game::Pig(_) => false,
+            Game::Snakes(_) => false,
         }
     }
 }

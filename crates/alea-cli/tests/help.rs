@@ -7,7 +7,7 @@ use common::{alea, stdout};
 
 #[test]
 fn help_texts_name_the_input_and_the_exit_statuses() {
-    let commands: [&[&str]; 11] = [
+    let commands: &[&[&str]] = &[
         &[],
         &["patience"],
         &["patience", "stats"],
@@ -19,6 +19,10 @@ fn help_texts_name_the_input_and_the_exit_statuses() {
         &["yahtzee", "advise"],
         &["yahtzee", "simulate"],
         &["mahjong"],
+        &["pig"],
+        &["pig", "hint"],
+        &["pig", "policy"],
+        &["snakes"],
     ];
     for command in commands {
         let mut args = command.to_vec();

@@ -6,6 +6,8 @@ pub mod dice;
 pub mod jenga;
 pub mod mahjong;
 pub mod patience;
+pub mod pig;
+pub mod snakes;
 pub mod text;
 pub mod yahtzee;
 

@@ -142,7 +142,7 @@ impl Seen {
     /// Checks that the position could occur in play: cards leave the table in pairs of
     /// one rank, so each rank is there an even number of times.
     fn check_pairs(&self) -> Result<(), ParseError> {
-        for rank in 0..RANKS.len() {
+        for (rank, &letter) in RANKS.iter().enumerate() {
             let places: Vec<(usize, usize)> =
                 (0..4).filter_map(|suit| self.at[rank * 4 + suit]).collect();
             if let Some(&(line, col)) = places.iter().max().filter(|_| places.len() % 2 == 1) {
@@ -154,7 +154,7 @@ impl Seen {
                          leave the table in pairs of one rank, so each rank is there an \
                          even number of times, but {} is there {} times",
                         self.deal_line,
-                        char::from(RANKS[rank]),
+                        char::from(letter),
                         places.len()
                     ),
                 ));
@@ -235,9 +235,7 @@ fn by_lines(input: &[u8]) -> Result<Vec<Deal>, ParseError> {
         } else {
             for (i, token) in tokens.iter().enumerate() {
                 if token.bytes == b"-" {
-                    return Err(token.error(
-                        "`-` marks an empty pile and stands alone on its line",
-                    ));
+                    return Err(token.error("`-` marks an empty pile and stands alone on its line"));
                 }
                 if i >= PILE_CARDS {
                     return Err(token.error(format!(
@@ -385,8 +383,9 @@ mod tests {
              cards leave the table in pairs of one rank, so each rank is there an even \
              number of times, but K is there 3 times"
         ));
-        assert!(error("- AS\n")
-            .starts_with("1:3: `AS` after `-`: a `-` marks an empty pile and stands alone on its line"));
+        assert!(error("- AS\n").starts_with(
+            "1:3: `AS` after `-`: a `-` marks an empty pile and stands alone on its line"
+        ));
         // A deal by tokens cut short: the end of the input, and what a deal needs.
         let flat: Vec<&str> = SAMPLE.split_whitespace().collect();
         assert!(error(&flat[..35].join(" ")).starts_with(

@@ -27,6 +27,8 @@ use super::analysis::Class;
 use super::components::Components;
 use super::graph::{Graph, Node};
 use crate::error::{Error, Result};
+use crate::model::{Edge, Kind, Pick};
+use crate::solution;
 use crate::value::Exact;
 
 /// The most improvement rounds for one component.
@@ -70,7 +72,7 @@ pub(crate) fn solve_exact_values<S: std::fmt::Debug>(
             let v = active[0] as usize;
             value[v] = Some(node_value(g, v, |t| {
                 value[t].clone().expect("successors are solved first")
-            }));
+            })?);
             continue;
         }
         for (i, &v) in active.iter().enumerate() {
@@ -98,22 +100,38 @@ pub(crate) fn solve_exact_values<S: std::fmt::Debug>(
         .collect())
 }
 
-/// A node's value from its successors', no successor being the node itself.
-fn node_value<S>(g: &Graph<S>, v: usize, of: impl Fn(usize) -> Exact) -> Exact {
-    let reward = Exact::from_integer(g.reward[v].into());
-    let succ = g.succ(v);
-    match g.node[v] {
-        Node::Terminal => reward,
-        Node::Average => {
-            let mut sum = Exact::zero();
-            for (&t, &w) in succ.iter().zip(g.weights(v)) {
-                sum += of(t as usize) * Exact::from_integer(w.into());
-            }
-            sum / Exact::from_integer(g.total[v].into()) + reward
-        }
-        Node::Max => succ.iter().map(|&t| of(t as usize)).max().expect("edges") + reward,
-        Node::Min => succ.iter().map(|&t| of(t as usize)).min().expect("edges") + reward,
-    }
+/// A node's value from its successors', no successor being the node itself: the rule
+/// every solver shares.
+fn node_value<S: std::fmt::Debug>(
+    g: &Graph<S>,
+    v: usize,
+    of: impl Fn(usize) -> Exact,
+) -> Result<Exact> {
+    let kind = match g.node[v] {
+        Node::Terminal => Kind::Terminal,
+        Node::Average => Kind::Chance,
+        Node::Max => Kind::Choice(Pick::Max),
+        Node::Min => Kind::Choice(Pick::Min),
+    };
+    let edges: Vec<Edge<usize>> = g
+        .succ(v)
+        .iter()
+        .zip(g.weights(v))
+        .map(|(&t, &weight)| Edge {
+            to: t as usize,
+            weight,
+        })
+        .collect();
+    let values: rustc_hash::FxHashMap<usize, Exact> =
+        edges.iter().map(|e| (e.to, of(e.to))).collect();
+    solution::node_value(
+        &v,
+        kind,
+        g.reward[v],
+        &edges,
+        |t| &values[t],
+        || format!("{:?}", g.states[v]),
+    )
 }
 
 /// One cyclic component being solved.

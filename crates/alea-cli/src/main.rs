@@ -16,6 +16,7 @@ Exit status:
     };
 }
 
+mod check;
 mod dice;
 mod failure;
 mod input;
@@ -72,6 +73,8 @@ enum Game {
     Pig(pig::PigArgs),
     /// Snakes and Ladders: the expected number of spins, exactly, on any board.
     Snakes(snakes::SnakesArgs),
+    /// Any game in a file: a PRISM-language model's properties, exactly or certified.
+    Check(check::CheckArgs),
 }
 
 fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
@@ -89,6 +92,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Game::Yahtzee(args) => yahtzee::run(args, out),
         Game::Pig(args) => pig::run(args, out),
         Game::Snakes(args) => snakes::run(args, out),
+        Game::Check(args) => check::run(args, out),
     }
 }
 
@@ -99,7 +103,7 @@ impl Cli {
             Game::Patience(args) => args.streams(),
             Game::Dice(_) | Game::Jenga(_) | Game::Mahjong(_) | Game::Yahtzee(_) => false,
             Game::Pig(_) => false,
-            Game::Snakes(_) => false,
+            Game::Snakes(_) | Game::Check(_) => false,
         }
     }
 }

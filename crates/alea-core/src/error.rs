@@ -53,6 +53,10 @@ pub enum Error {
     /// A maximising or minimising choice was simulated without solved values.
     #[error("state {0} has no solved value; solve the model before following its best play")]
     Unsolved(String),
+    /// Exact solving was asked of an explicit model that has only floating-point
+    /// probabilities.
+    #[error("exact solving needs the model's exact probabilities, and this model has only floating-point ones")]
+    NotExact,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

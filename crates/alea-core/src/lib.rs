@@ -24,6 +24,7 @@ pub mod model;
 pub mod policy;
 pub mod simulate;
 pub mod solution;
+pub mod sparse;
 pub mod stochastic;
 pub mod value;
 

@@ -29,7 +29,7 @@
 
 mod analysis;
 mod bounds;
-mod components;
+pub(crate) mod components;
 mod exact;
 mod graph;
 

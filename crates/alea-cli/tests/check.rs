@@ -1,0 +1,376 @@
+//! `alea check` on the project's own PRISM models: every expected answer in
+//! `crates/alea-prism/tests/models/expected.json` (from the built-in games, by hand, and
+//! from an independent brute force), exactly with `--exact` and within the certified bound
+//! in floating point; the models of the built-in games against the games' own commands,
+//! run side by side; and the errors of broken models at their line and column.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value as Json;
+
+fn alea() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_alea"))
+}
+
+fn models_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../alea-prism/tests/models")
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn manifest() -> Json {
+    let text = std::fs::read_to_string(models_dir().join("expected.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("alea runs");
+    assert!(
+        out.status.success(),
+        "{:?} failed: {}",
+        cmd,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn json_lines(out: &Output) -> Vec<Json> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A fraction `p/q` or integer as an `f64`.
+fn approx(fraction: &str) -> f64 {
+    match fraction.split_once('/') {
+        Some((p, q)) => {
+            // Long fractions: keep 17 significant digits of each side.
+            let digits = |s: &str| -> f64 {
+                let s = s.trim_start_matches('-');
+                let keep = s.len().min(17);
+                let head: f64 = s[..keep].parse().unwrap();
+                head * 10f64.powi((s.len() - keep) as i32)
+            };
+            let sign = if p.starts_with('-') { -1.0 } else { 1.0 };
+            sign * digits(p) / digits(q)
+        }
+        None => fraction.parse().unwrap(),
+    }
+}
+
+/// A case: its name, the property and the expected answer.
+type Case = (String, String, String);
+
+/// The cases of the manifest, grouped by model and constants so that one run of the
+/// binary checks all of a model's properties.
+fn grouped() -> BTreeMap<(String, String), Vec<Case>> {
+    let mut groups: BTreeMap<(String, String), Vec<Case>> = BTreeMap::new();
+    for case in manifest()["cases"].as_array().unwrap() {
+        let key = (
+            case["model"].as_str().unwrap().to_string(),
+            case["constants"].as_str().unwrap().to_string(),
+        );
+        groups.entry(key).or_default().push((
+            case["name"].as_str().unwrap().to_string(),
+            case["property"].as_str().unwrap().to_string(),
+            case["expected"].as_str().unwrap().to_string(),
+        ));
+    }
+    groups
+}
+
+fn check_group(model: &str, constants: &str, props: &[Case], exact: bool) {
+    let mut cmd = alea();
+    cmd.arg("check").arg(models_dir().join(model)).arg("--json");
+    if exact {
+        cmd.arg("--exact");
+    }
+    if !constants.is_empty() {
+        cmd.arg("--const").arg(constants);
+    }
+    for (_, prop, _) in props {
+        cmd.arg("--prop").arg(prop);
+    }
+    let lines = json_lines(&run(&mut cmd));
+    assert_eq!(lines.len(), props.len(), "{model} {constants}");
+    for ((name, prop, expected), got) in props.iter().zip(&lines) {
+        assert_eq!(got["property"].as_str().unwrap().trim(), prop.trim());
+        if expected == "infinite" {
+            assert_eq!(got["infinite"], true, "{name}: {got}");
+            assert!(got["value"].is_null(), "{name}: {got}");
+            continue;
+        }
+        assert_eq!(got["infinite"], false, "{name}: {got}");
+        let value = got["value"].as_f64().unwrap();
+        let bound = got["error_bound"].as_f64().unwrap();
+        let want = approx(expected);
+        if exact {
+            assert_eq!(got["exact"].as_str().unwrap(), expected, "{name}");
+            assert_eq!(bound, 0.0, "{name}");
+            assert!(
+                (value - want).abs() <= 1e-15 * want.abs().max(1.0),
+                "{name}"
+            );
+        } else {
+            // The certified bound holds, and it is within the default precision.
+            assert!(
+                (value - want).abs() <= bound + 1e-15 * want.abs().max(1.0),
+                "{name}: {value} is not within {bound} of {expected}"
+            );
+            assert!(bound <= 1e-9 * want.abs().max(1.0), "{name}: bound {bound}");
+        }
+    }
+}
+
+#[test]
+fn every_expected_answer_exactly() {
+    for ((model, constants), props) in grouped() {
+        check_group(&model, &constants, &props, true);
+    }
+}
+
+#[test]
+fn every_expected_answer_within_its_certified_bound() {
+    for ((model, constants), props) in grouped() {
+        check_group(&model, &constants, &props, false);
+    }
+}
+
+#[test]
+fn named_properties_from_files() {
+    for entry in manifest()["props_files"].as_array().unwrap() {
+        let mut cmd = alea();
+        cmd.arg("check")
+            .arg(models_dir().join(entry["model"].as_str().unwrap()))
+            .arg("--props")
+            .arg(models_dir().join(entry["props"].as_str().unwrap()))
+            .args(["--exact", "--json"]);
+        let constants = entry["constants"].as_str().unwrap();
+        if !constants.is_empty() {
+            cmd.arg("--const").arg(constants);
+        }
+        let lines = json_lines(&run(&mut cmd));
+        for (name, want) in entry["expected"].as_object().unwrap() {
+            let got = lines
+                .iter()
+                .find(|l| l["name"] == name.as_str())
+                .unwrap_or_else(|| panic!("no property named {name} in {cmd:?}"));
+            if want == "infinite" {
+                assert_eq!(got["infinite"], true, "{name}");
+            } else {
+                assert_eq!(got["exact"], *want, "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn broken_models_fail_at_their_place() {
+    for case in manifest()["errors"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let model = case["model"].as_str().unwrap();
+        let mut cmd = alea();
+        cmd.arg("check").arg(models_dir().join(model));
+        let constants = case["constants"].as_str().unwrap_or("");
+        if !constants.is_empty() {
+            cmd.arg("--const").arg(constants);
+        }
+        if let Some(p) = case["property"].as_str() {
+            cmd.arg("--prop").arg(p);
+        }
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(out.stdout.is_empty(), "{name}");
+        assert!(stderr.starts_with("error: "), "{name}: {stderr}");
+        let keyword = case["keyword"].as_str().unwrap().to_lowercase();
+        assert!(
+            stderr.to_lowercase().contains(&keyword),
+            "{name}: no `{keyword}` in {stderr}"
+        );
+        let place = match case["in"].as_str().unwrap() {
+            // A value given on the command line is placed at the constant's declaration.
+            "constants" => format!("{model}:"),
+            "property" => format!("--prop:{}:{}:", case["line"], case["column"]),
+            _ => format!("{model}:{}:{}:", case["line"], case["column"]),
+        };
+        assert!(
+            stderr.contains(&place),
+            "{name}: expected {place} in {stderr}"
+        );
+        // The offending line is shown under the message, with a caret.
+        assert!(stderr.lines().count() >= 3, "{name}: {stderr}");
+        assert!(stderr.lines().nth(2).unwrap().contains('^'), "{name}");
+    }
+}
+
+/// The exact answer of `alea check` for one property.
+fn check_exact(model: &Path, constants: &str, prop: &str) -> String {
+    let out = run(alea()
+        .arg("check")
+        .arg(model)
+        .args(["--const", constants, "--prop", prop, "--exact", "--json"]));
+    json_lines(&out)[0]["exact"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn dice_model_equals_alea_dice() {
+    let input = workspace().join("examples/dice.txt");
+    let out = run(alea().arg("dice").arg(&input).args(["--exact", "--json"]));
+    let games: Vec<Vec<i64>> = std::fs::read_to_string(&input)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+        .collect();
+    let answers = json_lines(&out);
+    assert_eq!(games.len(), answers.len());
+    for (g, answer) in games.iter().zip(&answers) {
+        let constants = format!(
+            "n={},K1={},K2={},K3={},a={},b={},c={}",
+            g[0], g[1], g[2], g[3], g[4], g[5], g[6]
+        );
+        let got = check_exact(
+            &workspace().join("examples/dice.prism"),
+            &constants,
+            "R{\"throws\"}=? [F \"end\"]",
+        );
+        assert_eq!(got, answer["expected_throws_exact"].as_str().unwrap());
+    }
+}
+
+#[test]
+fn snakes_model_equals_alea_snakes() {
+    for (overshoot, code) in [("stay", 0), ("bounce", 1), ("finish", 2)] {
+        let out = run(alea().args(["snakes", "--exact", "--json", "--overshoot", overshoot]));
+        let want = json_lines(&out)[0]["expected_spins_exact"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let got = check_exact(
+            &workspace().join("examples/snakes.prism"),
+            &format!("overshoot={code}"),
+            "R{\"spins\"}=? [F \"end\"]",
+        );
+        assert_eq!(got, want, "overshoot {overshoot}");
+    }
+}
+
+#[test]
+fn pig_model_equals_alea_pig_against_a_fixed_opponent() {
+    for (goal, hold) in [(8, 4), (20, 10)] {
+        let out = run(alea().args([
+            "pig",
+            "--goal",
+            &goal.to_string(),
+            "--against",
+            &format!("hold-at-{hold}"),
+            "--exact",
+            "--json",
+        ]));
+        let answer = &json_lines(&out)[0];
+        for (first, field) in [(0, "moving_first_exact"), (1, "moving_second_exact")] {
+            let got = check_exact(
+                &workspace().join("examples/pig.prism"),
+                &format!("goal={goal},h={hold},first={first}"),
+                "Pmax=? [F \"won\"]",
+            );
+            assert_eq!(
+                got,
+                answer[field].as_str().unwrap(),
+                "goal {goal} hold {hold}"
+            );
+        }
+    }
+}
+
+#[test]
+fn at_a_state_every_choice_with_its_value_and_loss() {
+    let out = run(alea()
+        .args([
+            "check",
+            "--const",
+            "goal=20,h=10,first=0",
+            "--prop",
+            "Pmax=? [F \"won\"]",
+            "--at",
+            "me=10,opp=12,t=5,p=0,go=false",
+            "--exact",
+            "--json",
+        ])
+        .arg(workspace().join("examples/pig.prism")));
+    let line = &json_lines(&out)[0];
+    let at = &line["at"];
+    assert_eq!(at["state"]["me"], 10);
+    assert_eq!(at["state"]["go"], false);
+    let choices = at["choices"].as_array().unwrap();
+    assert_eq!(choices.len(), 2);
+    // Best first, worth the state's value; the other's loss is the difference.
+    assert_eq!(choices[0]["exact"], at["exact"]);
+    assert_eq!(choices[0]["loss_exact"], "0/1");
+    let best = approx(choices[0]["exact"].as_str().unwrap());
+    let other = approx(choices[1]["exact"].as_str().unwrap());
+    let loss = approx(choices[1]["loss_exact"].as_str().unwrap());
+    assert!(loss > 0.0 && (best - other - loss).abs() < 1e-12);
+}
+
+#[test]
+fn a_strategy_names_the_best_action_of_every_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("best.jsonl");
+    let model = workspace().join("examples/pig.prism");
+    let out = run(alea()
+        .arg("check")
+        .arg(&model)
+        .args([
+            "--const",
+            "goal=8,h=4,first=0",
+            "--prop",
+            "Pmax=? [F \"won\"]",
+        ])
+        .arg("--strategy")
+        .arg(&file)
+        .arg("--json"));
+    let states = json_lines(&out)[0]["states"].as_u64().unwrap();
+    let lines: Vec<Json> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as u64, states);
+    // Where we decide, after a scoring throw, the action is ours to take.
+    let ours: Vec<&Json> = lines
+        .iter()
+        .filter(|l| l["state"]["p"] == 0 && l["state"]["go"] == false && l["state"]["t"] != 0)
+        .collect();
+    assert!(!ours.is_empty());
+    assert!(ours
+        .iter()
+        .all(|l| l["action"] == "[roll]" || l["action"] == "[hold]"));
+}
+
+#[test]
+fn guards_and_empty_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.prism");
+    std::fs::write(&empty, "// nothing\n").unwrap();
+    let out = alea().arg("check").arg(&empty).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no module"));
+
+    let out = alea()
+        .arg("check")
+        .arg(workspace().join("examples/pig.prism"))
+        .args(["--const", "goal=20,h=10,first=0", "--max-states", "100"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-states"));
+    assert!(out.stdout.is_empty());
+}

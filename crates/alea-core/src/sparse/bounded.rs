@@ -1,0 +1,283 @@
+//! Properties within a number of steps: the probability of `stay U<=k target` and the
+//! reward gathered in the first `k` steps, by `k` applications of the Bellman operator
+//! (Jacobi: each step reads only the previous step's values, as the step count demands).
+//!
+//! Certification in `f64`: a lower and an upper iterate are carried together, each
+//! choice's sums moved outward by a relative margin covering their rounding (and a unit
+//! of error in each stored probability), so the two iterates bound the exact k-step
+//! values whatever the rounding; the answer is their midpoint and the bound half their
+//! distance. Exactly: the same steps in rationals.
+//!
+//! Both stop early when a step changes nothing: every later step would repeat it. Large
+//! models are stepped in parallel, over fixed blocks of states, so the result does not
+//! depend on the number of threads.
+
+use num_traits::{One, Zero};
+use rayon::prelude::*;
+
+use super::exact::choice_value_exact;
+use super::graph::Graph;
+use super::interval::{midpoint, UNIT};
+use super::{Answer, ExactAnswer, ExactProbs, Goal, Sparse};
+use crate::value::Exact;
+
+/// States per block of a parallel step, and the fewest states stepped in parallel.
+const BLOCK: usize = 1 << 12;
+const PARALLEL: usize = 1 << 15;
+
+/// The probability of reaching `target` within `k` steps through `stay`, in `f64`.
+pub(crate) fn until(g: &Graph, goal: Goal, stay: &[bool], target: &[bool], k: u64) -> Answer {
+    let n = g.states();
+    let through: Vec<bool> = (0..n).map(|s| stay[s] && !target[s]).collect();
+    // States that cannot reach the target at all stay at 0.
+    let can = g.exists_reach(target, &through, |_, _| {});
+    let open: Vec<bool> = (0..n).map(|s| through[s] && can[s]).collect();
+    let start: Vec<[f64; 2]> = target
+        .iter()
+        .map(|&t| if t { [1.0, 1.0] } else { [0.0, 0.0] })
+        .collect();
+    iterate(g.m, goal, &open, &[], start, k, true)
+}
+
+/// The reward gathered in the first `k` steps, in `f64`.
+pub(crate) fn cumulative(g: &Graph, goal: Goal, rew: &[f64], k: u64) -> Answer {
+    let n = g.states();
+    iterate(
+        g.m,
+        goal,
+        &vec![true; n],
+        rew,
+        vec![[0.0, 0.0]; n],
+        k,
+        false,
+    )
+}
+
+/// Bounds on one choice's value (its reward, if any, plus its successors' values).
+#[inline(always)]
+fn choice(m: &Sparse, c: usize, rew: &[f64], x: &[[f64; 2]]) -> [f64; 2] {
+    let range = m.transitions_of(c);
+    let (mut lo, mut hi) = if rew.is_empty() {
+        (0.0, 0.0)
+    } else {
+        (rew[c], rew[c])
+    };
+    for t in range.clone() {
+        let p = m.prob[t];
+        let [l, h] = x[m.to[t] as usize];
+        lo += p * l;
+        hi += p * h;
+    }
+    let e = (2.0 * range.len() as f64 + 4.0) * UNIT;
+    [lo * (1.0 - e), hi * (1.0 + e)]
+}
+
+/// The new bounds of state `s` from `x`.
+#[inline(always)]
+fn state(m: &Sparse, goal: Goal, s: usize, rew: &[f64], x: &[[f64; 2]], clamp: bool) -> [f64; 2] {
+    let mut best: Option<[f64; 2]> = None;
+    for c in m.choices_of(s) {
+        let v = choice(m, c, rew, x);
+        best = Some(match (best, goal) {
+            (None, _) => v,
+            (Some([l, h]), Goal::Max) => [l.max(v[0]), h.max(v[1])],
+            (Some([l, h]), Goal::Min) => [l.min(v[0]), h.min(v[1])],
+        });
+    }
+    let [lo, hi] = best.expect("every state has a choice");
+    if clamp {
+        [lo.clamp(0.0, 1.0), hi.clamp(0.0, 1.0)]
+    } else {
+        [lo.max(0.0), hi]
+    }
+}
+
+/// One step over the open states, from `cur` into `next`; whether anything changed.
+fn step(
+    m: &Sparse,
+    goal: Goal,
+    open: &[bool],
+    rew: &[f64],
+    cur: &[[f64; 2]],
+    next: &mut [[f64; 2]],
+    clamp: bool,
+) -> bool {
+    let block = |first: usize, out: &mut [[f64; 2]]| {
+        let mut changed = false;
+        for (i, slot) in out.iter_mut().enumerate() {
+            let s = first + i;
+            if open[s] {
+                let v = state(m, goal, s, rew, cur, clamp);
+                changed |= v != cur[s];
+                *slot = v;
+            }
+        }
+        changed
+    };
+    if next.len() >= PARALLEL {
+        next.par_chunks_mut(BLOCK)
+            .enumerate()
+            .map(|(b, out)| block(b * BLOCK, out))
+            .reduce(|| false, |a, b| a || b)
+    } else {
+        block(0, next)
+    }
+}
+
+fn iterate(
+    m: &Sparse,
+    goal: Goal,
+    open: &[bool],
+    rew: &[f64],
+    start: Vec<[f64; 2]>,
+    k: u64,
+    clamp: bool,
+) -> Answer {
+    let mut cur = start;
+    let mut prev = cur.clone();
+    let mut steps = 0;
+    while steps < k {
+        let changed = step(m, goal, open, rew, &cur, &mut prev, clamp);
+        std::mem::swap(&mut cur, &mut prev);
+        steps += 1;
+        if !changed {
+            break;
+        }
+    }
+    // The first move of the best strategy for k steps is best for the k - 1 steps left.
+    let mut strategy = vec![0u32; m.states()];
+    if k > 0 {
+        let mid = |[l, h]: [f64; 2]| l + (h - l) / 2.0;
+        for s in 0..m.states() {
+            if !open[s] {
+                continue;
+            }
+            let mut best: Option<(f64, usize)> = None;
+            for (i, c) in m.choices_of(s).enumerate() {
+                let v = mid(choice(m, c, rew, &prev));
+                let better = match best {
+                    None => true,
+                    Some((b, _)) => match goal {
+                        Goal::Max => v > b,
+                        Goal::Min => v < b,
+                    },
+                };
+                if better {
+                    best = Some((v, i));
+                }
+            }
+            strategy[s] = best.map_or(0, |(_, i)| i as u32);
+        }
+    }
+    let mut error_bound: f64 = 0.0;
+    let values = cur
+        .iter()
+        .map(|&[lo, hi]| {
+            if lo == hi {
+                lo
+            } else {
+                let (mid, err) = midpoint(lo, hi);
+                error_bound = error_bound.max(err);
+                mid
+            }
+        })
+        .collect();
+    Answer {
+        values,
+        error_bound,
+        strategy,
+        sweeps: steps,
+    }
+}
+
+/// The probability of reaching `target` within `k` steps through `stay`, exactly.
+pub(crate) fn until_exact(
+    g: &Graph,
+    ex: &ExactProbs,
+    goal: Goal,
+    stay: &[bool],
+    target: &[bool],
+    k: u64,
+) -> ExactAnswer {
+    let n = g.states();
+    let through: Vec<bool> = (0..n).map(|s| stay[s] && !target[s]).collect();
+    let can = g.exists_reach(target, &through, |_, _| {});
+    let open: Vec<bool> = (0..n).map(|s| through[s] && can[s]).collect();
+    let start: Vec<Exact> = target
+        .iter()
+        .map(|&t| if t { Exact::one() } else { Exact::zero() })
+        .collect();
+    iterate_exact(g.m, ex, goal, &open, None, start, k)
+}
+
+/// The reward gathered in the first `k` steps, exactly.
+pub(crate) fn cumulative_exact(
+    g: &Graph,
+    ex: &ExactProbs,
+    goal: Goal,
+    rew: &[Exact],
+    k: u64,
+) -> ExactAnswer {
+    let n = g.states();
+    iterate_exact(
+        g.m,
+        ex,
+        goal,
+        &vec![true; n],
+        Some(rew),
+        vec![Exact::zero(); n],
+        k,
+    )
+}
+
+fn iterate_exact(
+    m: &Sparse,
+    ex: &ExactProbs,
+    goal: Goal,
+    open: &[bool],
+    rew: Option<&[Exact]>,
+    start: Vec<Exact>,
+    k: u64,
+) -> ExactAnswer {
+    let n = m.states();
+    let mut cur = start;
+    let mut prev = cur.clone();
+    let mut strategy = vec![0u32; n];
+    let mut steps = 0;
+    while steps < k {
+        let mut changed = false;
+        for s in 0..n {
+            if !open[s] {
+                continue;
+            }
+            let mut best: Option<(Exact, u32)> = None;
+            for (i, c) in m.choices_of(s).enumerate() {
+                let v = choice_value_exact(m, ex, c, rew, |t| Some(&cur[t]))
+                    .expect("every value is finite");
+                let better = match &best {
+                    None => true,
+                    Some((b, _)) => match goal {
+                        Goal::Max => v > *b,
+                        Goal::Min => v < *b,
+                    },
+                };
+                if better {
+                    best = Some((v, i as u32));
+                }
+            }
+            let (v, i) = best.expect("every state has a choice");
+            changed |= v != cur[s];
+            prev[s] = v;
+            strategy[s] = i;
+        }
+        std::mem::swap(&mut cur, &mut prev);
+        steps += 1;
+        if !changed {
+            break;
+        }
+    }
+    ExactAnswer {
+        values: cur.into_iter().map(Some).collect(),
+        strategy,
+    }
+}

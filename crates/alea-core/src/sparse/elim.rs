@@ -1,0 +1,163 @@
+//! Exact solution of a Markov chain's linear system `x = b + A x` (one strongly connected
+//! component: `A` substochastic and every state able to leave, so `I - A` is nonsingular)
+//! by eliminating the unknowns one at a time.
+//!
+//! Eliminating `i` solves its equation for `x_i` (dividing by `1 - a_ii`) and substitutes
+//! it into the equations that mention `x_i`, which may gain new terms (fill-in). The
+//! reduced system is again a chain's (the paths through `i` folded into its neighbours),
+//! so every `1 - a_ii` met is positive and no number changes sign: no pivoting, and the
+//! fractions stay as small as the chain allows. The next state to eliminate is the one of
+//! least (mentions x terms): the fill-in it can cause (Markowitz's rule). At the end the
+//! eliminated equations are solved back in reverse order.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use num_traits::{One, Signed, Zero};
+
+use crate::value::Exact;
+
+/// A sparse row: (column, coefficient), ascending by column, no column twice.
+pub(crate) type Row = Vec<(u32, Exact)>;
+
+/// Solves `x = b + A x`, `A` given by its rows.
+pub(crate) fn solve(mut rows: Vec<Row>, mut b: Vec<Exact>) -> Vec<Exact> {
+    let n = rows.len();
+    // Who mentions each unknown (with repeats and stale entries, cleaned when used).
+    let mut mentions: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (i, row) in rows.iter().enumerate() {
+        for &(j, _) in row {
+            if j as usize != i {
+                mentions[j as usize].push(i as u32);
+            }
+        }
+    }
+    let cost = |rows: &[Row], mentions: &[Vec<u32>], i: usize| {
+        mentions[i].len() as u64 * rows[i].len() as u64
+    };
+    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..n)
+        .map(|i| Reverse((cost(&rows, &mentions, i), i as u32)))
+        .collect();
+    let mut done = vec![false; n];
+    let mut order: Vec<u32> = Vec::with_capacity(n);
+    while let Some(Reverse((c, i))) = heap.pop() {
+        let i = i as usize;
+        if done[i] {
+            continue;
+        }
+        let now = cost(&rows, &mentions, i);
+        if now != c {
+            heap.push(Reverse((now, i as u32)));
+            continue;
+        }
+        let mut row = std::mem::take(&mut rows[i]);
+        if let Ok(k) = row.binary_search_by_key(&(i as u32), |e| e.0) {
+            let a = row.remove(k).1;
+            let keep = Exact::one() - a;
+            assert!(
+                keep.is_positive(),
+                "a component of the chain never leaves itself"
+            );
+            let inv = keep.recip();
+            for e in &mut row {
+                e.1 *= &inv;
+            }
+            b[i] *= &inv;
+        }
+        let mut users = std::mem::take(&mut mentions[i]);
+        users.sort_unstable();
+        users.dedup();
+        for &u in &users {
+            let u = u as usize;
+            if done[u] || u == i {
+                continue;
+            }
+            let Ok(k) = rows[u].binary_search_by_key(&(i as u32), |e| e.0) else {
+                continue;
+            };
+            let a = rows[u].remove(k).1;
+            let add = &a * &b[i];
+            b[u] += add;
+            let old = std::mem::take(&mut rows[u]);
+            rows[u] = merge(old, &row, &a, |j| {
+                if j as usize != u {
+                    mentions[j as usize].push(u as u32);
+                }
+            });
+            heap.push(Reverse((cost(&rows, &mentions, u), u as u32)));
+        }
+        for &(j, _) in &row {
+            heap.push(Reverse((cost(&rows, &mentions, j as usize), j)));
+        }
+        rows[i] = row;
+        done[i] = true;
+        order.push(i as u32);
+    }
+    let mut x = vec![Exact::zero(); n];
+    for &i in order.iter().rev() {
+        let i = i as usize;
+        let mut v = b[i].clone();
+        for (j, a) in &rows[i] {
+            v += a * &x[*j as usize];
+        }
+        x[i] = v;
+    }
+    x
+}
+
+/// `old + a * add`, both ascending by column; `fresh(j)` hears of each column new to
+/// `old`.
+fn merge(old: Row, add: &Row, a: &Exact, mut fresh: impl FnMut(u32)) -> Row {
+    let mut out = Vec::with_capacity(old.len() + add.len());
+    let mut old = old.into_iter().peekable();
+    for (j, v) in add {
+        while let Some((k, _)) = old.peek() {
+            if k < j {
+                out.push(old.next().expect("peeked"));
+            } else {
+                break;
+            }
+        }
+        let scaled = a * v;
+        match old.peek() {
+            Some((k, _)) if k == j => {
+                let (k, w) = old.next().expect("peeked");
+                out.push((k, w + scaled));
+            }
+            _ => {
+                fresh(*j);
+                out.push((*j, scaled));
+            }
+        }
+    }
+    out.extend(old);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn solves_a_small_cycle() {
+        // x0 = 1/2 x1 + 1/2, x1 = 1/2 x0 + 1/4 x2, x2 = 1/3 x0 + 1/3 x2 + 1/3
+        let rows = vec![
+            vec![(1, q(1, 2))],
+            vec![(0, q(1, 2)), (2, q(1, 4))],
+            vec![(0, q(1, 3)), (2, q(1, 3))],
+        ];
+        let b = vec![q(1, 2), q(0, 1), q(1, 3)];
+        let x = solve(rows.clone(), b.clone());
+        for (i, row) in rows.iter().enumerate() {
+            let mut v = b[i].clone();
+            for (j, a) in row {
+                v += a * &x[*j as usize];
+            }
+            assert_eq!(v, x[i], "equation {i}");
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! Exact values in rationals, proven.
+//!
+//! A Markov chain is solved component by component (each after the components it leads
+//! to): a state alone in its component directly, a cyclic component as a linear system
+//! by elimination.
+//!
+//! A decision process is solved by strategy iteration: the strategy read off a sound
+//! `f64` solution is evaluated exactly (the Markov chain it induces), then every choice of
+//! every open state is valued with those exact values; where one is strictly better the
+//! strategy switches to it, and the chain is solved again, until no choice improves.
+//!
+//! Why the result is the value. The final values are those of a strategy (so no better
+//! than the optimum) and a fixed point of the Bellman operator (no choice improves).
+//! - Greatest probability: the value is the least fixed point, at most any fixed point.
+//!   Open states that the strategy leaves unable to reach a state worth 1 are worth 0 to
+//!   it (found by a search, not by the linear system, which would be singular there);
+//!   switching only on strict improvement never lowers a value.
+//! - Least probability and greatest reward: the open states hold no end component, so
+//!   every strategy leaves them and the fixed point is unique.
+//! - Least reward: every strategy is kept proper (reaching the target with probability
+//!   1: where the chain would not, the choices moving toward the target found by the
+//!   analysis replace it, and a strict improvement never makes a strategy improper).
+//!   For a proper strategy `s` whose values `v` are a fixed point, and an optimal proper
+//!   strategy `o`, `v <= B_o(v)` iterated gives `v <= value of o`: `v` is the optimum.
+
+use num_traits::{One, Zero};
+
+use super::graph::{Graph, NONE};
+use super::interval;
+use super::setup::{Kind, Setup, INFINITE, ONE, ZERO};
+use super::{elim, ExactAnswer, ExactProbs, Goal, Sparse};
+use crate::error::Result;
+use crate::stochastic::components::components;
+use crate::value::Exact;
+
+/// The precision of the `f64` solution that the first strategy is read from.
+const HINT_PRECISION: f64 = 1e-10;
+
+/// The exact probability of transition `t`.
+#[inline]
+pub(crate) fn prob(ex: &ExactProbs, t: usize) -> &Exact {
+    &ex.values[ex.id[t] as usize]
+}
+
+/// The value of choice `c`: its reward plus its successors' values weighted by
+/// probability; `None` when a successor has none (an infinite value).
+pub(crate) fn choice_value_exact<'v>(
+    m: &Sparse,
+    ex: &ExactProbs,
+    c: usize,
+    rew: Option<&[Exact]>,
+    value: impl Fn(usize) -> Option<&'v Exact>,
+) -> Option<Exact> {
+    let mut sum = rew.map_or_else(Exact::zero, |r| r[c].clone());
+    for t in m.transitions_of(c) {
+        let v = value(m.to[t] as usize)?;
+        if !v.is_zero() {
+            sum += prob(ex, t) * v;
+        }
+    }
+    Some(sum)
+}
+
+/// Exact values of every state of `setup`. `rew` holds each choice's reward exactly and
+/// in `f64` (for expected rewards).
+pub(crate) fn solve(
+    g: &Graph,
+    ex: &ExactProbs,
+    setup: &Setup,
+    rew: Option<(&[Exact], &[f64])>,
+) -> Result<ExactAnswer> {
+    solve_from(g, ex, setup, rew, None)
+}
+
+/// [`solve`], starting from the strategy `start` (choice offsets) rather than the one read
+/// off an `f64` solution.
+pub(crate) fn solve_from(
+    g: &Graph,
+    ex: &ExactProbs,
+    setup: &Setup,
+    rew: Option<(&[Exact], &[f64])>,
+    start: Option<&[u32]>,
+) -> Result<ExactAnswer> {
+    let m = g.m;
+    let n = g.states();
+    let unknown = setup.unknown();
+    let mut value: Vec<Option<Exact>> = setup
+        .class
+        .iter()
+        .map(|&c| match c {
+            ZERO => Some(Exact::zero()),
+            ONE => Some(Exact::one()),
+            _ => None,
+        })
+        .collect();
+    let mut sel: Vec<u32> = (0..n).map(|s| m.choices[s] as u32).collect();
+    if let Some(start) = start {
+        for s in 0..n {
+            sel[s] += start[s];
+        }
+    } else if !g.markov && unknown.contains(&true) {
+        let hint = interval::solve(g, setup, rew.map_or(&[], |r| r.1), HINT_PRECISION, false)?;
+        for s in 0..n {
+            if unknown[s] {
+                sel[s] += hint.strategy[s];
+            }
+        }
+    }
+    let rew = rew.map(|r| r.0);
+    loop {
+        if setup.kind == Kind::Reward {
+            make_proper(g, setup, &unknown, &mut sel);
+        }
+        evaluate(g, ex, setup.kind, &unknown, &sel, rew, &mut value);
+        if g.markov || !improve(g, ex, setup.goal, &unknown, rew, &value, &mut sel) {
+            break;
+        }
+    }
+    let mut strategy = setup.strategy.clone();
+    for s in 0..n {
+        if unknown[s] {
+            strategy[s] = sel[s] - m.choices[s] as u32;
+        }
+    }
+    Ok(ExactAnswer {
+        values: value,
+        strategy,
+    })
+}
+
+/// The states of `seed`, and those of `through` that reach `seed` with positive
+/// probability under the chosen choices `sel`.
+fn reach_under(g: &Graph, sel: &[u32], seed: &[bool], through: &[bool]) -> Vec<bool> {
+    let mut reached = seed.to_vec();
+    let mut stack: Vec<u32> = (0..g.states() as u32)
+        .filter(|&s| seed[s as usize])
+        .collect();
+    while let Some(t) = stack.pop() {
+        for &c in g.preds(t as usize) {
+            let s = g.owner[c as usize] as usize;
+            if !reached[s] && through[s] && sel[s] == c {
+                reached[s] = true;
+                stack.push(s as u32);
+            }
+        }
+    }
+    reached
+}
+
+/// For the least expected reward: where the chosen choices would not reach the target
+/// with probability 1 (a state that can reach a state that cannot reach it, or that may
+/// move to a state of infinite value), take the choices toward the target instead. Those lead, step by step, nearer the target or
+/// out to states that keep their (proper) choices, so the result is proper.
+fn make_proper(g: &Graph, setup: &Setup, unknown: &[bool], sel: &mut [u32]) {
+    if setup.toward.is_empty() {
+        return;
+    }
+    let m = g.m;
+    let n = g.states();
+    let target: Vec<bool> = setup.class.iter().map(|&c| c == ZERO).collect();
+    let reach = reach_under(g, sel, &target, unknown);
+    // A state whose choice may move to a state of infinite value is spoiled too.
+    let cannot: Vec<bool> = (0..n)
+        .map(|s| {
+            unknown[s]
+                && (!reach[s]
+                    || m.to[m.transitions_of(sel[s] as usize)]
+                        .iter()
+                        .any(|&t| setup.class[t as usize] == INFINITE))
+        })
+        .collect();
+    if !cannot.contains(&true) {
+        return;
+    }
+    let spoiled = reach_under(g, sel, &cannot, unknown);
+    for s in 0..n {
+        if spoiled[s] && setup.toward[s] != NONE {
+            sel[s] = setup.toward[s];
+        }
+    }
+}
+
+/// The exact values of the open states under the chosen choices.
+fn evaluate(
+    g: &Graph,
+    ex: &ExactProbs,
+    kind: Kind,
+    unknown: &[bool],
+    sel: &[u32],
+    rew: Option<&[Exact]>,
+    value: &mut [Option<Exact>],
+) {
+    let n = g.states();
+    let mut active = unknown.to_vec();
+    if kind == Kind::Until {
+        let one: Vec<bool> = (0..n)
+            .map(|s| !unknown[s] && value[s].as_ref().is_some_and(|v| v.is_one()))
+            .collect();
+        let reach = reach_under(g, sel, &one, unknown);
+        for s in 0..n {
+            if unknown[s] && !reach[s] {
+                value[s] = Some(Exact::zero());
+                active[s] = false;
+            }
+        }
+    }
+    solve_chain(g, ex, sel, &active, rew, value);
+}
+
+/// Solves the chain of the chosen choices on the `active` states, every other successor
+/// having its value already.
+fn solve_chain(
+    g: &Graph,
+    ex: &ExactProbs,
+    sel: &[u32],
+    active: &[bool],
+    rew: Option<&[Exact]>,
+    value: &mut [Option<Exact>],
+) {
+    let m = g.m;
+    let n = g.states();
+    let roots = (0..n as u32).filter(|&s| active[s as usize]);
+    let comps = components(n, roots, |v, out| {
+        let c = sel[v as usize] as usize;
+        out.extend(
+            m.to[m.transitions_of(c)]
+                .iter()
+                .filter(|&&t| active[t as usize]),
+        );
+    });
+    let known = |value: &[Option<Exact>], t: usize| -> Exact {
+        value[t]
+            .clone()
+            .expect("a successor outside the component is solved first")
+    };
+    let mut local = vec![NONE; n];
+    for k in 0..comps.count() {
+        let states = comps.get(k);
+        if let [s] = *states {
+            let s = s as usize;
+            let c = sel[s] as usize;
+            let mut num = rew.map_or_else(Exact::zero, |r| r[c].clone());
+            let mut stay = Exact::zero();
+            for t in m.transitions_of(c) {
+                let j = m.to[t] as usize;
+                if j == s {
+                    stay += prob(ex, t);
+                } else {
+                    num += prob(ex, t) * known(value, j);
+                }
+            }
+            value[s] = Some(if stay.is_zero() {
+                num
+            } else {
+                num / (Exact::one() - stay)
+            });
+            continue;
+        }
+        for (i, &s) in states.iter().enumerate() {
+            local[s as usize] = i as u32;
+        }
+        let mut rows: Vec<elim::Row> = Vec::with_capacity(states.len());
+        let mut b: Vec<Exact> = Vec::with_capacity(states.len());
+        for &s in states {
+            let c = sel[s as usize] as usize;
+            let mut constant = rew.map_or_else(Exact::zero, |r| r[c].clone());
+            let mut row: elim::Row = Vec::new();
+            for t in m.transitions_of(c) {
+                let j = m.to[t] as usize;
+                if local[j] != NONE {
+                    row.push((local[j], prob(ex, t).clone()));
+                } else {
+                    constant += prob(ex, t) * known(value, j);
+                }
+            }
+            row.sort_unstable_by_key(|e| e.0);
+            row.dedup_by(|later, first| {
+                if later.0 == first.0 {
+                    first.1 += &later.1;
+                    true
+                } else {
+                    false
+                }
+            });
+            rows.push(row);
+            b.push(constant);
+        }
+        let x = elim::solve(rows, b);
+        for (&s, v) in states.iter().zip(x) {
+            value[s as usize] = Some(v);
+            local[s as usize] = NONE;
+        }
+    }
+}
+
+/// Switches every open state to a strictly better choice, if it has one; whether any
+/// switched.
+fn improve(
+    g: &Graph,
+    ex: &ExactProbs,
+    goal: Goal,
+    unknown: &[bool],
+    rew: Option<&[Exact]>,
+    value: &[Option<Exact>],
+    sel: &mut [u32],
+) -> bool {
+    let m = g.m;
+    let mut improved = false;
+    for s in 0..g.states() {
+        if !unknown[s] {
+            continue;
+        }
+        let now = value[s].as_ref().expect("open states are solved");
+        let mut best: Option<(Exact, usize)> = None;
+        for c in m.choices_of(s) {
+            if c == sel[s] as usize {
+                continue;
+            }
+            let Some(v) = choice_value_exact(m, ex, c, rew, |t| value[t].as_ref()) else {
+                continue;
+            };
+            let bar = best.as_ref().map_or(now, |b| &b.0);
+            let better = match goal {
+                Goal::Max => v > *bar,
+                Goal::Min => v < *bar,
+            };
+            if better {
+                best = Some((v, c));
+            }
+        }
+        if let Some((_, c)) = best {
+            sel[s] = c as u32;
+            improved = true;
+        }
+    }
+    improved
+}

@@ -1,0 +1,453 @@
+//! Searches over the graph of a sparse model, before any arithmetic: the states that reach
+//! a set with some strategy or with every strategy, the classic sets of probability 0 and 1
+//! built from them, and the maximal end components of a region (the largest sets of states
+//! in which some strategy keeps the process forever, and each of whose states it can
+//! reach from the others).
+//!
+//! Every search runs backwards from a set over the predecessor lists, once per state and
+//! transition, except the nested fixed point for "probability 1 under the best strategy"
+//! and the end-component refinement, which repeat a linear pass until nothing changes
+//! (a few times on real models).
+
+use super::Sparse;
+use crate::stochastic::components::components;
+
+/// No state, choice or component.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A model with the reverse edges: for each state, the choices that may move into it.
+pub(crate) struct Graph<'a> {
+    pub m: &'a Sparse,
+    /// The state each choice belongs to.
+    pub owner: Vec<u32>,
+    /// `pred[pred_start[t]..pred_start[t + 1]]`: choices with a transition into `t`,
+    /// ascending (a choice appears once per transition into `t`).
+    pred_start: Vec<usize>,
+    pred: Vec<u32>,
+    /// Every state has one choice: a Markov chain.
+    pub markov: bool,
+}
+
+impl<'a> Graph<'a> {
+    pub fn new(m: &'a Sparse) -> Self {
+        let n = m.states();
+        let nc = m.choice_count();
+        let mut owner = vec![0u32; nc];
+        for s in 0..n {
+            for c in m.choices_of(s) {
+                owner[c] = s as u32;
+            }
+        }
+        // A counting sort by target: first the end of each target's block, then the
+        // transitions placed from the back, which leaves each block's start behind and
+        // each block ascending.
+        let mut pred_start = vec![0usize; n + 1];
+        for &t in &m.to {
+            pred_start[t as usize] += 1;
+        }
+        for i in 1..=n {
+            pred_start[i] += pred_start[i - 1];
+        }
+        let mut pred = vec![0u32; m.to.len()];
+        for c in (0..nc).rev() {
+            for t in m.transitions_of(c).rev() {
+                let slot = &mut pred_start[m.to[t] as usize];
+                *slot -= 1;
+                pred[*slot] = c as u32;
+            }
+        }
+        let markov = (0..n).all(|s| m.choices[s + 1] - m.choices[s] == 1);
+        Graph {
+            m,
+            owner,
+            pred_start,
+            pred,
+            markov,
+        }
+    }
+
+    pub fn states(&self) -> usize {
+        self.m.states()
+    }
+
+    /// The choices with a transition into `t`.
+    #[inline]
+    pub fn preds(&self, t: usize) -> &[u32] {
+        &self.pred[self.pred_start[t]..self.pred_start[t + 1]]
+    }
+
+    /// The states of `seed`, and those of `through` from which some strategy reaches
+    /// `seed` with positive probability while staying in `through`. `note(s, c)` hears
+    /// of each state added and a choice of it that moves to a state added before it, so
+    /// that following the noted choices reaches `seed` with positive probability.
+    pub fn exists_reach(
+        &self,
+        seed: &[bool],
+        through: &[bool],
+        mut note: impl FnMut(usize, u32),
+    ) -> Vec<bool> {
+        let mut reached = seed.to_vec();
+        let mut stack: Vec<u32> = (0..self.states() as u32)
+            .filter(|&s| seed[s as usize])
+            .collect();
+        while let Some(t) = stack.pop() {
+            for &c in self.preds(t as usize) {
+                let s = self.owner[c as usize] as usize;
+                if !reached[s] && through[s] {
+                    reached[s] = true;
+                    note(s, c);
+                    stack.push(s as u32);
+                }
+            }
+        }
+        reached
+    }
+
+    /// The states of `seed`, and those of `through` from which every strategy reaches
+    /// `seed` with positive probability while staying in `through` (the others can keep
+    /// away from `seed` forever, or leave `through` first).
+    pub fn forall_reach(&self, seed: &[bool], through: &[bool]) -> Vec<bool> {
+        let m = self.m;
+        let mut reached = seed.to_vec();
+        // Choices of each state not yet known to move into the set.
+        let mut left: Vec<u32> = (0..self.states())
+            .map(|s| (m.choices[s + 1] - m.choices[s]) as u32)
+            .collect();
+        let mut hit = vec![false; m.choice_count()];
+        let mut stack: Vec<u32> = (0..self.states() as u32)
+            .filter(|&s| seed[s as usize])
+            .collect();
+        while let Some(t) = stack.pop() {
+            for &c in self.preds(t as usize) {
+                let s = self.owner[c as usize] as usize;
+                if reached[s] || !through[s] || hit[c as usize] {
+                    continue;
+                }
+                hit[c as usize] = true;
+                left[s] -= 1;
+                if left[s] == 0 {
+                    reached[s] = true;
+                    stack.push(s as u32);
+                }
+            }
+        }
+        reached
+    }
+
+    /// The states from which the best strategy reaches `seed` with probability 1 while
+    /// staying in `through` (`seed` included). `via[s]` receives, for each such state of
+    /// `through`, a choice that keeps probability 1 and moves nearer `seed`: following
+    /// them reaches `seed` with probability 1. `can` is the result of
+    /// [`Graph::exists_reach`] for the same sets.
+    ///
+    /// The nested fixed point: keep the candidates `u` (at first, those that can reach
+    /// `seed`); search back from `seed` over the choices whose every successor is in `u`;
+    /// the states found are the new candidates; repeat until they stay the same.
+    pub fn prob1_max(
+        &self,
+        seed: &[bool],
+        through: &[bool],
+        can: &[bool],
+        via: &mut [u32],
+    ) -> Vec<bool> {
+        let m = self.m;
+        let n = self.states();
+        if self.markov {
+            // One choice each: probability 1 unless a state that cannot reach `seed`
+            // can be reached first.
+            let cannot: Vec<bool> = (0..n).map(|s| !can[s] && !seed[s]).collect();
+            let spoiled = self.exists_reach(&cannot, through, |_, _| {});
+            let sure: Vec<bool> = (0..n).map(|s| can[s] && !spoiled[s]).collect();
+            for s in 0..n {
+                if sure[s] && through[s] {
+                    via[s] = m.choices[s] as u32;
+                }
+            }
+            return sure;
+        }
+        let mut u = can.to_vec();
+        let mut inside = vec![false; m.choice_count()];
+        let mut count = u.iter().filter(|&&x| x).count();
+        loop {
+            for s in 0..n {
+                if u[s] && through[s] {
+                    for c in m.choices_of(s) {
+                        inside[c] = m.to[m.transitions_of(c)].iter().all(|&t| u[t as usize]);
+                    }
+                }
+            }
+            let mut r = seed.to_vec();
+            let mut stack: Vec<u32> = (0..n as u32).filter(|&s| seed[s as usize]).collect();
+            let mut found = stack.len();
+            while let Some(t) = stack.pop() {
+                for &c in self.preds(t as usize) {
+                    let s = self.owner[c as usize] as usize;
+                    if !r[s] && u[s] && through[s] && inside[c as usize] {
+                        r[s] = true;
+                        via[s] = c;
+                        found += 1;
+                        stack.push(s as u32);
+                    }
+                }
+            }
+            u = r;
+            if found == count {
+                return u;
+            }
+            count = found;
+        }
+    }
+
+    /// The maximal end components within `region` made of the choices that `candidate`
+    /// accepts (each must also keep every successor in the region): `None` when there
+    /// is none.
+    ///
+    /// First the states that cannot stay at all are pruned (a state with no choice left,
+    /// and every choice into a pruned state); then, while anything changes, the rest is
+    /// split into strongly connected components and every choice that leaves its own
+    /// component is dropped (it cannot be taken forever), pruning again.
+    pub fn end_components(
+        &self,
+        region: &[bool],
+        candidate: impl Fn(usize) -> bool,
+    ) -> Option<EndComponents> {
+        let m = self.m;
+        let n = self.states();
+        let mut live_choice = vec![false; m.choice_count()];
+        let mut left = vec![0u32; n];
+        let mut live = vec![false; n];
+        let mut dead: Vec<u32> = Vec::new();
+        for s in 0..n {
+            if !region[s] {
+                continue;
+            }
+            for c in m.choices_of(s) {
+                if candidate(c)
+                    && m.to[m.transitions_of(c)]
+                        .iter()
+                        .all(|&t| region[t as usize])
+                {
+                    live_choice[c] = true;
+                    left[s] += 1;
+                }
+            }
+            if left[s] > 0 {
+                live[s] = true;
+            }
+        }
+        // A region state without a candidate choice is dead from the start: choices into
+        // it die with it.
+        for s in 0..n {
+            if region[s] && !live[s] {
+                dead.push(s as u32);
+            }
+        }
+        let prune =
+            |dead: &mut Vec<u32>, live: &mut [bool], live_choice: &mut [bool], left: &mut [u32]| {
+                while let Some(t) = dead.pop() {
+                    for &c in self.preds(t as usize) {
+                        if live_choice[c as usize] {
+                            live_choice[c as usize] = false;
+                            let s = self.owner[c as usize] as usize;
+                            left[s] -= 1;
+                            if left[s] == 0 && live[s] {
+                                live[s] = false;
+                                dead.push(s as u32);
+                            }
+                        }
+                    }
+                }
+            };
+        prune(&mut dead, &mut live, &mut live_choice, &mut left);
+        let mut comp = vec![NONE; n];
+        loop {
+            if !live.contains(&true) {
+                return None;
+            }
+            let roots = (0..n as u32).filter(|&s| live[s as usize]);
+            let sccs = components(n, roots, |v, out| {
+                for c in m.choices_of(v as usize) {
+                    if live_choice[c] {
+                        out.extend_from_slice(&m.to[m.transitions_of(c)]);
+                    }
+                }
+            });
+            for k in 0..sccs.count() {
+                for &s in sccs.get(k) {
+                    comp[s as usize] = k as u32;
+                }
+            }
+            let mut dropped = false;
+            for s in 0..n {
+                if !live[s] {
+                    continue;
+                }
+                for c in m.choices_of(s) {
+                    if live_choice[c]
+                        && m.to[m.transitions_of(c)]
+                            .iter()
+                            .any(|&t| comp[t as usize] != comp[s])
+                    {
+                        live_choice[c] = false;
+                        left[s] -= 1;
+                        dropped = true;
+                    }
+                }
+                if left[s] == 0 {
+                    live[s] = false;
+                    dead.push(s as u32);
+                }
+            }
+            prune(&mut dead, &mut live, &mut live_choice, &mut left);
+            if !dropped {
+                // Every live state keeps a choice inside its component: the components
+                // are the end components. Number them by their least state.
+                let mut of = vec![NONE; n];
+                let mut count = 0u32;
+                let mut id_of_comp = vec![NONE; sccs.count()];
+                let mut start = vec![0usize];
+                for s in 0..n {
+                    if live[s] {
+                        let k = comp[s] as usize;
+                        if id_of_comp[k] == NONE {
+                            id_of_comp[k] = count;
+                            count += 1;
+                        }
+                        of[s] = id_of_comp[k];
+                    }
+                }
+                let mut sizes = vec![0usize; count as usize];
+                for s in 0..n {
+                    if of[s] != NONE {
+                        sizes[of[s] as usize] += 1;
+                    }
+                }
+                for size in sizes {
+                    let last = *start.last().expect("starts at 0");
+                    start.push(last + size);
+                }
+                let mut members = vec![0u32; *start.last().expect("starts at 0")];
+                let mut fill = start.clone();
+                for s in 0..n {
+                    if of[s] != NONE {
+                        let slot = &mut fill[of[s] as usize];
+                        members[*slot] = s as u32;
+                        *slot += 1;
+                    }
+                }
+                return Some(EndComponents { of, start, members });
+            }
+        }
+    }
+}
+
+/// Maximal end components: each a set of states, listed ascending.
+pub(crate) struct EndComponents {
+    /// The component of each state, or [`NONE`].
+    pub of: Vec<u32>,
+    start: Vec<usize>,
+    members: Vec<u32>,
+}
+
+impl EndComponents {
+    pub fn count(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// The states of component `k`, ascending.
+    #[inline]
+    pub fn get(&self, k: u32) -> &[u32] {
+        &self.members[self.start[k as usize]..self.start[k as usize + 1]]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model from lists of choices, each a list of (successor, probability).
+    pub(crate) fn model(states: &[&[&[(u32, f64)]]]) -> Sparse {
+        let mut m = Sparse {
+            choices: vec![0],
+            row: vec![0],
+            ..Sparse::default()
+        };
+        for choices in states {
+            for choice in *choices {
+                for &(t, p) in *choice {
+                    m.to.push(t);
+                    m.prob.push(p);
+                }
+                m.row.push(m.to.len());
+            }
+            m.choices.push(m.row.len() - 1);
+        }
+        m.initial = vec![0];
+        m
+    }
+
+    #[test]
+    fn predecessors_are_listed_by_choice() {
+        // 0: a -> {1, 2}, b -> {0}; 1: -> {1}; 2: -> {0, 1}
+        let m = model(&[
+            &[&[(1, 0.5), (2, 0.5)], &[(0, 1.0)]],
+            &[&[(1, 1.0)]],
+            &[&[(0, 0.5), (1, 0.5)]],
+        ]);
+        let g = Graph::new(&m);
+        assert_eq!(g.preds(0), &[1, 3]);
+        assert_eq!(g.preds(1), &[0, 2, 3]);
+        assert_eq!(g.preds(2), &[0]);
+        assert!(!g.markov);
+    }
+
+    #[test]
+    fn probability_one_needs_a_choice_that_keeps_it() {
+        // 0: a -> 1 surely, b -> {2 (target), 3 (trap)}; 1: -> 0 or -> 2; 3 traps.
+        let m = model(&[
+            &[&[(1, 1.0)], &[(2, 0.5), (3, 0.5)]],
+            &[&[(0, 1.0)], &[(2, 1.0)]],
+            &[&[(2, 1.0)]],
+            &[&[(3, 1.0)]],
+        ]);
+        let g = Graph::new(&m);
+        let target = [false, false, true, false];
+        let through = [true, true, false, true];
+        let can = g.exists_reach(&target, &through, |_, _| {});
+        assert_eq!(can, vec![true, true, true, false]);
+        let mut via = vec![NONE; 4];
+        let sure = g.prob1_max(&target, &through, &can, &mut via);
+        assert_eq!(sure, vec![true, true, true, false]);
+        assert_eq!(via[0], 0);
+        assert_eq!(via[1], 3);
+        // Every strategy reaches the target from 1? No: 1 may go back to 0 and 0 to 1.
+        let all = g.forall_reach(&target, &through);
+        assert_eq!(all, vec![false, false, true, false]);
+    }
+
+    #[test]
+    fn end_components_are_maximal() {
+        // 0 <-> 1 by sure moves, 1 also to {2, 3}; 2 -> 2; 3 -> 0.
+        let m = model(&[
+            &[&[(1, 1.0)]],
+            &[&[(0, 1.0)], &[(2, 0.5), (3, 0.5)]],
+            &[&[(2, 1.0)]],
+            &[&[(0, 1.0)]],
+        ]);
+        let g = Graph::new(&m);
+        let ecs = g.end_components(&[true; 4], |_| true).unwrap();
+        // 3 can only go back to 0, and 1 cannot choose to go to 3 without risking 2.
+        assert_eq!(ecs.count(), 2);
+        assert_eq!(ecs.get(0), &[0, 1]);
+        assert_eq!(ecs.get(1), &[2]);
+        assert_eq!(ecs.of[3], NONE);
+        // Without state 2 the choice into it is not a candidate, and {0, 1} remains.
+        let ecs = g
+            .end_components(&[true, true, false, true], |_| true)
+            .unwrap();
+        assert_eq!(ecs.count(), 1);
+        assert_eq!(ecs.get(0), &[0, 1]);
+        // Without the sure moves back, nothing stays.
+        assert!(g.end_components(&[true; 4], |c| c == 0 || c == 2).is_none());
+    }
+}

@@ -1,0 +1,934 @@
+//! Sound interval iteration: a lower and an upper bound on every value left open by the
+//! graph analysis, brought together until they are within the precision asked for.
+//!
+//! Order. The open states are split into strongly connected components, solved one at a
+//! time, each after every component it leads to, so that a component's exits already
+//! have their final bounds. A component of one state (or of one collapsed end
+//! component, below) is worked out in one step; a cyclic one is swept in place
+//! (Gauss-Seidel) until its bounds meet.
+//!
+//! Why the bounds hold. Every value here is the least fixed point of the Bellman operator
+//! `B` (the best choice's reward plus its successors' values weighted by probability),
+//! over the model with the decided states fixed. `B` is monotone, so a lower bound `l`
+//! gives `B(l) <= B(value) = value`, and an upper bound likewise: each sweep keeps both.
+//! Lower bounds start at 0. Upper bounds start at 1 for probabilities; for rewards, a
+//! guess just above the lower bounds is kept only once a sweep maps it at or below itself
+//! (optimistic value iteration): a point `u` with `B(u) <= u` lies above the least fixed
+//! point. (In place, a sweep that lowers no state yields such a point: each state's new
+//! bound is `B` of values no higher than the old ones.)
+//!
+//! End components. Where a strategy can keep the process forever among open states, the
+//! upper bounds of the greatest probability stall (staying is a fixed point worth
+//! anything), and for the least expected reward even the lower bounds converge to the
+//! wrong value on cycles of reward 0 (staying forever costs nothing, but a run that never
+//! reaches the target counts as infinite). So the maximal end components (of any choice
+//! for the greatest probability, of reward-0 choices from reward-0 states for the least
+//! reward) are collapsed: the component is one node whose value is the best of the
+//! choices of its states that leave it, every state reaching the best exit at no cost.
+//! The quotient has no end component (no reward-0 one for rewards), so the operator has
+//! one fixed point and the upper bounds converge too.
+//!
+//! Self-loops. A choice whose transitions partly stay in its own node is solved in
+//! closed form: taken until it leaves, it is worth `(reward + sum of p * v over the
+//! leaving transitions) / (probability of leaving)`. The operator with these closed forms
+//! has the same fixed points and the same pre-fixed points as `B`, and converges faster.
+//!
+//! Rounding. Each choice's bounds are computed in floating point from nonnegative terms
+//! and then moved outward by a relative margin that covers every rounding of the sums,
+//! products and quotient, and an error of one unit in the last place in each stored
+//! probability: the lower bound is rounded down and the upper bound up, so they stay
+//! bounds of the exact values.
+
+use super::graph::{EndComponents, Graph, NONE};
+use super::setup::{Kind, Setup, INFINITE, ONE, ZERO};
+use super::{Answer, Goal, Sparse};
+use crate::error::{Error, Result};
+use crate::stochastic::components::components;
+use rayon::prelude::*;
+
+/// Sweeps over one component before it is given up on.
+pub(crate) const MAX_SWEEPS: u64 = 1_000_000;
+
+/// The unit roundoff of `f64`: one rounding errs by at most this, relatively.
+pub(crate) const UNIT: f64 = f64::EPSILON / 2.0;
+
+/// Marks a node that is a collapsed end component (its number in the low bits).
+const COLLAPSED: u32 = 1 << 31;
+/// Marks a state with a choice that may stay in it: its value needs the closed form
+/// (the other states take a leaner path).
+const TANGLED: u32 = 1 << 30;
+
+/// The smallest precision asked of the iteration: below it, rounding keeps the bounds
+/// apart on most models.
+pub(crate) const FINEST: f64 = 1e-15;
+
+/// The bounds on every state (exact where decided), the strategy read off them, and the
+/// sweeps made.
+pub(crate) struct Solved {
+    pub x: Vec<[f64; 2]>,
+    pub strategy: Vec<u32>,
+    pub sweeps: u64,
+}
+
+/// The precision actually aimed at.
+pub(crate) fn clamp_precision(precision: f64) -> f64 {
+    if precision >= FINEST {
+        precision
+    } else {
+        FINEST
+    }
+}
+
+/// Bounds on the value of every open state of `setup`, within `precision`. `rew` is the
+/// reward of each choice (its state's and its own) for expected rewards, empty for
+/// probabilities. With `strict`, a component whose bounds do not meet is an error;
+/// without, it is left as it is (a first guess for the exact solver).
+pub(crate) fn solve(
+    g: &Graph,
+    setup: &Setup,
+    rew: &[f64],
+    precision: f64,
+    strict: bool,
+) -> Result<Solved> {
+    let m = g.m;
+    let n = g.states();
+    let unknown = setup.unknown();
+    let top = match setup.kind {
+        Kind::Until => 1.0,
+        Kind::Reward => f64::INFINITY,
+    };
+    let mut x: Vec<[f64; 2]> = setup
+        .class
+        .iter()
+        .map(|&c| match c {
+            ZERO => [0.0, 0.0],
+            ONE => [1.0, 1.0],
+            INFINITE => [f64::INFINITY, f64::INFINITY],
+            _ => [0.0, top],
+        })
+        .collect();
+    let ecs = match (setup.kind, setup.goal) {
+        _ if g.markov => None,
+        (Kind::Until, Goal::Max) => g.end_components(&unknown, |_| true),
+        (Kind::Reward, Goal::Min) => g.end_components(&unknown, |c| rew[c] == 0.0),
+        _ => None,
+    };
+    let solver = Solver {
+        m,
+        g,
+        goal: setup.goal,
+        kind: setup.kind,
+        rew,
+        ecs,
+        tol: 1.9 * clamp_precision(precision),
+    };
+    let roots = (0..n as u32).filter(|&s| unknown[s as usize]);
+    let comps = components(n, roots, |v, out| {
+        for c in m.choices_of(v as usize) {
+            out.extend(
+                m.to[m.transitions_of(c)]
+                    .iter()
+                    .filter(|&&t| unknown[t as usize]),
+            );
+        }
+    });
+    let mut comp_of = vec![NONE; n];
+    for k in 0..comps.count() {
+        for &s in comps.get(k) {
+            comp_of[s as usize] = k as u32;
+        }
+    }
+    // Whether each component is iterated (more than one node), and whether an iterated
+    // component leads into it, directly or not: then it must settle below the tolerance
+    // (see `Settle`). Components lead only to earlier ones, so the later are done first.
+    let iterated: Vec<bool> = (0..comps.count())
+        .map(|k| {
+            let mut nodes = 0;
+            for &s in comps.get(k) {
+                let e = solver.ec_of(s);
+                if e == NONE || solver.members(e)[0] == s {
+                    nodes += 1;
+                }
+            }
+            nodes > 1
+        })
+        .collect();
+    let mut iterated_above = vec![false; comps.count()];
+    for k in (0..comps.count()).rev() {
+        let above = comps.get(k).iter().any(|&s| {
+            g.preds(s as usize).iter().any(|&c| {
+                let from = g.owner[c as usize] as usize;
+                let j = comp_of[from] as usize;
+                unknown[from] && j != k && (iterated[j] || iterated_above[j])
+            })
+        });
+        iterated_above[k] = above;
+    }
+    let mut nodes: Vec<u32> = Vec::new();
+    let mut sweeps = 0;
+    for (k, &upstream) in iterated_above.iter().enumerate() {
+        nodes.clear();
+        for &s in comps.get(k) {
+            match solver.ec_of(s) {
+                NONE => {
+                    let tangled = m
+                        .choices_of(s as usize)
+                        .any(|c| m.to[m.transitions_of(c)].contains(&s));
+                    nodes.push(if tangled { s | TANGLED } else { s });
+                }
+                e => {
+                    if solver.members(e)[0] == s {
+                        nodes.push(COLLAPSED | e);
+                    }
+                }
+            }
+        }
+        if let [node] = *nodes.as_slice() {
+            solver.single(node, &mut x);
+            continue;
+        }
+        nodes.sort_unstable_by_key(|&v| solver.first(v));
+        let mut done = 0;
+        let met = match setup.kind {
+            Kind::Until => solver.until_component(&nodes, &mut x, upstream, &mut done),
+            Kind::Reward => solver.reward_component(&nodes, &mut x, upstream, &mut done),
+        };
+        sweeps += done;
+        if !met && strict {
+            let gap = |v: u32| {
+                let [lo, hi] = x[solver.first(v) as usize];
+                (hi - lo) / lo.max(1.0)
+            };
+            let worst = nodes
+                .iter()
+                .copied()
+                .max_by(|&a, &b| gap(a).total_cmp(&gap(b)))
+                .expect("a component has nodes");
+            let s = solver.first(worst) as usize;
+            return Err(Error::NotConverged(
+                format!("{s}"),
+                done,
+                format!("bounds {:e} and {:e}", x[s][0], x[s][1]),
+            ));
+        }
+    }
+    let strategy = solver.strategy(&x, setup, &unknown);
+    Ok(Solved {
+        x,
+        strategy,
+        sweeps,
+    })
+}
+
+/// The answer from the bounds: the midpoints, and the largest distance from a midpoint
+/// to the value it stands for (relative above 1), its own rounding included.
+pub(crate) fn answer(setup: &Setup, solved: Solved) -> Answer {
+    let mut error_bound: f64 = 0.0;
+    let values = setup
+        .class
+        .iter()
+        .zip(&solved.x)
+        .map(|(&class, &[lo, hi])| match class {
+            ZERO => 0.0,
+            ONE => 1.0,
+            INFINITE => f64::INFINITY,
+            _ => {
+                let (mid, err) = midpoint(lo, hi);
+                error_bound = error_bound.max(err);
+                mid
+            }
+        })
+        .collect();
+    Answer {
+        values,
+        error_bound,
+        strategy: solved.strategy,
+        sweeps: solved.sweeps,
+    }
+}
+
+/// The midpoint of `[lo, hi]` and how far it may be from a value in the interval,
+/// absolute up to 1 and relative above, its rounding included.
+pub(crate) fn midpoint(lo: f64, hi: f64) -> (f64, f64) {
+    let half = (hi - lo) / 2.0;
+    let mid = lo + half;
+    let err = (half * (1.0 + 4.0 * UNIT) + 2.0 * UNIT * mid) / lo.max(1.0);
+    (mid, err)
+}
+
+/// What one sweep saw.
+#[derive(Default)]
+struct Sweep {
+    /// The largest gap between the bounds, relative above 1.
+    worst: f64,
+    /// The largest rise of a lower bound, relative above 1.
+    moved: f64,
+    /// Whether any bound changed.
+    changed: bool,
+    /// Verifying: whether an upper bound rose.
+    rose: bool,
+    /// Verifying: whether an upper bound fell below the lower one.
+    crossed: bool,
+}
+
+impl Sweep {
+    fn merge(&mut self, o: Sweep) {
+        self.worst = self.worst.max(o.worst);
+        self.moved = self.moved.max(o.moved);
+        self.changed |= o.changed;
+        self.rose |= o.rose;
+        self.crossed |= o.crossed;
+    }
+}
+
+/// When a component's sweeps may stop. Its bounds can never be closer than its exits'
+/// (a state's gap is at least a mean of its successors'), so a component that stopped just
+/// within the tolerance would leave the components before it just above: a component
+/// that others lead into is swept until a quarter of the tolerance, or, once within it,
+/// until the gap stops shrinking; one that nothing leads into, until the tolerance.
+struct Settle {
+    /// The gap (relative to the tolerance) that is enough.
+    enough: f64,
+    /// The worst gap (relative to the tolerance) some sweeps ago, and the sweeps since.
+    mark: f64,
+    since: u32,
+}
+
+impl Settle {
+    fn new(upstream: bool) -> Self {
+        Settle {
+            enough: if upstream { 0.25 } else { 1.0 },
+            mark: f64::INFINITY,
+            since: 0,
+        }
+    }
+
+    fn done(&mut self, worst: f64) -> bool {
+        if worst <= self.enough {
+            return true;
+        }
+        self.since += 1;
+        if self.since >= 16 {
+            let stalled = worst > self.mark * 0.99;
+            self.mark = worst;
+            self.since = 0;
+            return worst <= 1.0 && stalled;
+        }
+        false
+    }
+}
+
+/// Where a sweep reads bounds: the whole array, or a window of it that a block of a
+/// parallel sweep updates on its own (states outside the window read as they were).
+trait View {
+    fn get(&self, j: u32) -> [f64; 2];
+}
+
+impl View for [[f64; 2]] {
+    #[inline(always)]
+    fn get(&self, j: u32) -> [f64; 2] {
+        self[j as usize]
+    }
+}
+
+struct Window<'a> {
+    x: &'a [[f64; 2]],
+    own: &'a [[f64; 2]],
+    first: u32,
+}
+
+impl View for Window<'_> {
+    #[inline(always)]
+    fn get(&self, j: u32) -> [f64; 2] {
+        let k = j.wrapping_sub(self.first) as usize;
+        if k < self.own.len() {
+            self.own[k]
+        } else {
+            self.x[j as usize]
+        }
+    }
+}
+
+/// Components of at least this many nodes are swept in parallel blocks of `BLOCK`
+/// nodes: each block reads its own states' new bounds and the others' from the sweep
+/// before (a block Gauss-Seidel sweep). The blocks depend only on the component, never on
+/// the number of threads, so neither do the results.
+const PARALLEL: usize = 1 << 16;
+const BLOCK: usize = 1 << 14;
+
+/// How a cyclic component is swept.
+enum Plan<'n> {
+    /// Node after node, in place.
+    Serial(&'n [u32]),
+    /// The single states in blocks (ascending), each with its window of the bounds;
+    /// then the collapsed end components, in place.
+    Blocks {
+        singles: Vec<u32>,
+        collapsed: Vec<u32>,
+        windows: Vec<Vec<[f64; 2]>>,
+    },
+}
+
+/// The larger of two numbers, neither NaN (a plain comparison: `f64::max` also tests
+/// for NaN, which costs the hot loop instructions).
+#[inline(always)]
+fn fmax(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+#[inline(always)]
+fn fmin(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+struct Solver<'a> {
+    m: &'a Sparse,
+    g: &'a Graph<'a>,
+    goal: Goal,
+    kind: Kind,
+    rew: &'a [f64],
+    ecs: Option<EndComponents>,
+    /// How far apart the bounds may end (relative above 1): a little under twice the
+    /// precision, leaving room for the midpoint's rounding.
+    tol: f64,
+}
+
+impl Solver<'_> {
+    /// The collapsed end component of `s`, or [`NONE`].
+    #[inline]
+    fn ec_of(&self, s: u32) -> u32 {
+        match &self.ecs {
+            Some(ecs) => ecs.of[s as usize],
+            None => NONE,
+        }
+    }
+
+    fn members(&self, e: u32) -> &[u32] {
+        self.ecs.as_ref().expect("collapsed nodes exist").get(e)
+    }
+
+    /// The state whose bounds stand for a node.
+    #[inline]
+    fn first(&self, node: u32) -> u32 {
+        if node & COLLAPSED != 0 {
+            self.members(node & !COLLAPSED)[0]
+        } else {
+            node & !TANGLED
+        }
+    }
+
+    /// Bounds on the value of choice `c` from the bounds `x`, its transitions into
+    /// `inside` (its own node) solved in closed form; `None` when the choice cannot be
+    /// taken (it never leaves its node, or it may reach a state of infinite value).
+    #[inline(always)]
+    fn choice<const R: bool, V: View + ?Sized>(
+        &self,
+        c: usize,
+        x: &V,
+        inside: impl Fn(u32) -> bool,
+    ) -> Option<[f64; 2]> {
+        let m = self.m;
+        let range = m.transitions_of(c);
+        let (mut lo, mut hi) = (0.0f64, 0.0f64);
+        let mut internal = false;
+        for t in range.clone() {
+            let j = m.to[t];
+            if inside(j) {
+                internal = true;
+                continue;
+            }
+            let p = m.prob[t];
+            let [l, h] = x.get(j);
+            lo += p * l;
+            hi += p * h;
+        }
+        if R {
+            if lo == f64::INFINITY {
+                return None;
+            }
+            let r = self.rew[c];
+            lo += r;
+            hi += r;
+        }
+        // k products, k additions and a representation error in each of k
+        // probabilities: under 2k + 2 units of the result; a quotient by the leaving
+        // probability (itself a sum of k rounded terms) adds about k + 2 more.
+        let k = range.len() as f64;
+        if internal {
+            let mut out = 0.0;
+            for t in range {
+                if !inside(m.to[t]) {
+                    out += m.prob[t];
+                }
+            }
+            if out <= 0.0 {
+                return None;
+            }
+            let e = (4.0 * k + 8.0) * UNIT;
+            Some([lo / out * (1.0 - e), hi / out * (1.0 + e)])
+        } else {
+            let e = (2.0 * k + 4.0) * UNIT;
+            Some([lo * (1.0 - e), hi * (1.0 + e)])
+        }
+    }
+
+    /// The better of two bounds pairs for the goal (each bound on its own: the best of
+    /// lower bounds is a lower bound on the best).
+    #[inline(always)]
+    fn pick(&self, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
+        match (best, self.goal) {
+            (None, _) => v,
+            (Some([l, h]), Goal::Max) => [l.max(v[0]), h.max(v[1])],
+            (Some([l, h]), Goal::Min) => [l.min(v[0]), h.min(v[1])],
+        }
+    }
+
+    /// Bounds on a node's value from the others' bounds.
+    #[inline(always)]
+    fn node<const R: bool, V: View + ?Sized>(&self, node: u32, x: &V) -> Option<[f64; 2]> {
+        let mut best = None;
+        if node & COLLAPSED == 0 {
+            let s = node & !TANGLED;
+            for c in self.m.choices_of(s as usize) {
+                if let Some(v) = self.choice::<R, V>(c, x, |t| t == s) {
+                    best = Some(self.pick(best, v));
+                }
+            }
+        } else {
+            let e = node & !COLLAPSED;
+            let ecs = self.ecs.as_ref().expect("collapsed nodes exist");
+            for &s in ecs.get(e) {
+                for c in self.m.choices_of(s as usize) {
+                    if let Some(v) = self.choice::<R, V>(c, x, |t| ecs.of[t as usize] == e) {
+                        best = Some(self.pick(best, v));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Bounds on the value of state `s`, none of whose choices may stay in it: the best
+    /// choice's reward plus its successors' bounds weighted by probability, with the
+    /// margins of [`Solver::choice`], in a lean loop (the hot path of every sweep). A
+    /// choice that may reach a state of infinite value (only for the least reward) is
+    /// infinite and never the least.
+    #[inline(always)]
+    fn lean<const R: bool, const MAX: bool, V: View + ?Sized>(&self, s: u32, x: &V) -> [f64; 2] {
+        let m = self.m;
+        let s = s as usize;
+        let init = if MAX {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let (mut best_lo, mut best_hi) = (init, init);
+        for c in m.choices[s]..m.choices[s + 1] {
+            let (a, b) = (m.row[c], m.row[c + 1]);
+            let (mut lo, mut hi) = if R {
+                (self.rew[c], self.rew[c])
+            } else {
+                (0.0, 0.0)
+            };
+            for (&j, &p) in m.to[a..b].iter().zip(&m.prob[a..b]) {
+                let [l, h] = x.get(j);
+                lo += p * l;
+                hi += p * h;
+            }
+            let e = f64::from(2 * (b - a) as u32 + 4) * UNIT;
+            lo *= 1.0 - e;
+            hi *= 1.0 + e;
+            if MAX {
+                best_lo = fmax(best_lo, lo);
+                best_hi = fmax(best_hi, hi);
+            } else {
+                best_lo = fmin(best_lo, lo);
+                best_hi = fmin(best_hi, hi);
+            }
+        }
+        [best_lo, best_hi]
+    }
+
+    #[inline(always)]
+    fn write(&self, node: u32, x: &mut [[f64; 2]], v: [f64; 2]) {
+        if node & COLLAPSED == 0 {
+            x[(node & !TANGLED) as usize] = v;
+        } else {
+            for &s in self.members(node & !COLLAPSED) {
+                x[s as usize] = v;
+            }
+        }
+    }
+
+    /// A component of one node: its exits are final, so one step solves it.
+    fn single(&self, node: u32, x: &mut [[f64; 2]]) {
+        let v = match self.kind {
+            Kind::Until => self.node::<false, _>(node, &*x),
+            Kind::Reward => self.node::<true, _>(node, &*x),
+        };
+        // Every open node has a choice that can be taken (the analysis sees to it); were
+        // one without, its bounds would stay as they started.
+        if let Some([lo, hi]) = v {
+            let lo = lo.max(0.0);
+            let hi = match self.kind {
+                Kind::Until => hi.min(1.0),
+                Kind::Reward => hi,
+            };
+            self.write(node, x, [lo, hi.max(lo)]);
+        }
+    }
+
+    /// How to sweep a cyclic component's nodes.
+    fn plan<'n>(&self, nodes: &'n [u32]) -> Plan<'n> {
+        if nodes.len() < PARALLEL {
+            return Plan::Serial(nodes);
+        }
+        let (collapsed, singles): (Vec<u32>, Vec<u32>) =
+            nodes.iter().partition(|&&v| v & COLLAPSED != 0);
+        let windows = singles
+            .chunks(BLOCK)
+            .map(|b| {
+                let span = self.first(b[b.len() - 1]) - self.first(b[0]);
+                Vec::with_capacity(span as usize + 1)
+            })
+            .collect();
+        Plan::Blocks {
+            singles,
+            collapsed,
+            windows,
+        }
+    }
+
+    /// One Gauss-Seidel sweep of both bounds over a component. Without `verify`, each new
+    /// bound is kept only where it is tighter; with it, the new upper bounds replace the
+    /// old ones (a guess being tested).
+    ///
+    /// A sweep runs from the highest-numbered state down. A model explored breadth first
+    /// numbers most successors after their predecessors, so a backward sweep carries
+    /// values from successors to predecessors along whole paths at once, as an order of
+    /// the graph would (on such models several times fewer sweeps than forward, or than
+    /// alternating directions).
+    fn sweep<const R: bool>(&self, plan: &mut Plan, x: &mut [[f64; 2]], verify: bool) -> Sweep {
+        match (self.goal, verify) {
+            (Goal::Max, false) => self.sweep_as::<R, true, false>(plan, x),
+            (Goal::Max, true) => self.sweep_as::<R, true, true>(plan, x),
+            (Goal::Min, false) => self.sweep_as::<R, false, false>(plan, x),
+            (Goal::Min, true) => self.sweep_as::<R, false, true>(plan, x),
+        }
+    }
+
+    /// [`Solver::sweep`] for one goal (`MAX`) and mode (`VERIFY`), fixed at compile time
+    /// so that the hot loop tests neither.
+    fn sweep_as<const R: bool, const MAX: bool, const VERIFY: bool>(
+        &self,
+        plan: &mut Plan,
+        x: &mut [[f64; 2]],
+    ) -> Sweep {
+        match plan {
+            Plan::Serial(nodes) => self.serial::<R, MAX, VERIFY>(nodes, x),
+            Plan::Blocks {
+                singles,
+                collapsed,
+                windows,
+            } => {
+                let shared: &[[f64; 2]] = x;
+                let parts: Vec<Sweep> = singles
+                    .par_chunks(BLOCK)
+                    .zip(windows.par_iter_mut())
+                    .map(|(block, own)| {
+                        let first = self.first(block[0]);
+                        let last = self.first(block[block.len() - 1]);
+                        own.clear();
+                        own.extend_from_slice(&shared[first as usize..=last as usize]);
+                        self.block::<R, MAX, VERIFY>(block, shared, own, first)
+                    })
+                    .collect();
+                let mut st = Sweep::default();
+                for (block, own) in singles.chunks(BLOCK).zip(windows.iter()) {
+                    let first = self.first(block[0]) as usize;
+                    x[first..first + own.len()].copy_from_slice(own);
+                }
+                for part in parts {
+                    st.merge(part);
+                }
+                st.merge(self.serial::<R, MAX, VERIFY>(collapsed, x));
+                st
+            }
+        }
+    }
+
+    /// The new bounds of a node from the computed `v` and the old ones.
+    #[inline(always)]
+    fn update<const R: bool, const VERIFY: bool>(
+        &self,
+        st: &mut Sweep,
+        [l, h]: [f64; 2],
+        [ol, oh]: [f64; 2],
+    ) -> [f64; 2] {
+        let lo = fmax(l, ol);
+        let hi = if VERIFY {
+            st.rose |= h > oh;
+            st.crossed |= h < lo;
+            h
+        } else {
+            fmin(h, oh)
+        };
+        st.changed |= (lo != ol) | (hi != oh);
+        // Probabilities are at most 1: their gaps are absolute.
+        if R {
+            let scale = fmax(lo, 1.0);
+            st.moved = fmax(st.moved, (lo - ol) / scale);
+            st.worst = fmax(st.worst, (hi - lo) / scale);
+        } else {
+            st.worst = fmax(st.worst, hi - lo);
+        }
+        [lo, hi]
+    }
+
+    // The statistics live in locals: the loop is bound by the instructions each node
+    // takes and by the latency of the successors' bounds, and the leaner the body, the
+    // more of those reads the processor keeps in flight.
+    fn serial<const R: bool, const MAX: bool, const VERIFY: bool>(
+        &self,
+        nodes: &[u32],
+        x: &mut [[f64; 2]],
+    ) -> Sweep {
+        let mut st = Sweep::default();
+        for &node in nodes.iter().rev() {
+            if node & (COLLAPSED | TANGLED) == 0 {
+                let v = self.lean::<R, MAX, _>(node, &*x);
+                let s = node as usize;
+                x[s] = self.update::<R, VERIFY>(&mut st, v, x[s]);
+                continue;
+            }
+            let Some(v) = self.node::<R, _>(node, &*x) else {
+                continue;
+            };
+            let old = x[self.first(node) as usize];
+            let new = self.update::<R, VERIFY>(&mut st, v, old);
+            self.write(node, x, new);
+        }
+        st
+    }
+
+    /// One block of a parallel sweep: single states only, within `own`, the window of
+    /// the bounds from state `first` on.
+    fn block<const R: bool, const MAX: bool, const VERIFY: bool>(
+        &self,
+        block: &[u32],
+        x: &[[f64; 2]],
+        own: &mut [[f64; 2]],
+        first: u32,
+    ) -> Sweep {
+        let mut st = Sweep::default();
+        for &node in block.iter().rev() {
+            let view = Window {
+                x,
+                own: &*own,
+                first,
+            };
+            let v = if node & TANGLED == 0 {
+                self.lean::<R, MAX, _>(node, &view)
+            } else {
+                match self.node::<R, _>(node, &view) {
+                    Some(v) => v,
+                    None => continue,
+                }
+            };
+            let k = ((node & !TANGLED) - first) as usize;
+            own[k] = self.update::<R, VERIFY>(&mut st, v, own[k]);
+        }
+        st
+    }
+
+    /// A cyclic component of a probability; whether its bounds met.
+    fn until_component(
+        &self,
+        nodes: &[u32],
+        x: &mut [[f64; 2]],
+        upstream: bool,
+        done: &mut u64,
+    ) -> bool {
+        let mut settle = Settle::new(upstream);
+        let mut plan = self.plan(nodes);
+        while *done < MAX_SWEEPS {
+            let st = self.sweep::<false>(&mut plan, x, false);
+            *done += 1;
+            if settle.done(st.worst / self.tol) {
+                return true;
+            }
+            // A sweep that changes nothing will be repeated exactly: rounding keeps the
+            // bounds where they are.
+            if !st.changed {
+                return st.worst <= self.tol;
+            }
+        }
+        false
+    }
+
+    /// A cyclic component of an expected reward; whether its bounds met. The lower bounds
+    /// alone until they barely move; then upper bounds guessed just above them, tested by
+    /// sweeps that replace them until one lowers none (certified) or one falls below a
+    /// lower bound (refuted: back to the lower bounds, asking them to settle further).
+    fn reward_component(
+        &self,
+        nodes: &[u32],
+        x: &mut [[f64; 2]],
+        upstream: bool,
+        done: &mut u64,
+    ) -> bool {
+        let mut settle = Settle::new(upstream);
+        let mut settled = self.tol;
+        let mut window = 16u64;
+        let mut certified = false;
+        let mut plan = self.plan(nodes);
+        while *done < MAX_SWEEPS {
+            let st = self.sweep::<true>(&mut plan, x, false);
+            *done += 1;
+            if certified {
+                if settle.done(st.worst / self.tol) {
+                    return true;
+                }
+                if !st.changed {
+                    return st.worst <= self.tol;
+                }
+                continue;
+            }
+            if st.moved > settled && st.changed {
+                continue;
+            }
+            for &node in nodes {
+                let lo = x[self.first(node) as usize][0];
+                self.write(node, x, [lo, lo + self.tol / 4.0 * lo.max(1.0)]);
+            }
+            let mut tried = 0;
+            while tried < window && *done < MAX_SWEEPS {
+                let st = self.sweep::<true>(&mut plan, x, true);
+                *done += 1;
+                tried += 1;
+                if st.crossed {
+                    break;
+                }
+                if !st.rose {
+                    certified = true;
+                    break;
+                }
+            }
+            if !certified {
+                for &node in nodes {
+                    let lo = x[self.first(node) as usize][0];
+                    self.write(node, x, [lo, f64::INFINITY]);
+                }
+                settled /= 16.0;
+                window = window.saturating_mul(2);
+            }
+        }
+        false
+    }
+
+    /// Whether choice `c` of a state of end component `e` keeps within it, and is one of
+    /// those the component was made of.
+    fn internal(&self, c: usize, e: u32) -> bool {
+        let m = self.m;
+        let ecs = self.ecs.as_ref().expect("collapsed nodes exist");
+        (self.kind == Kind::Until || self.rew[c] == 0.0)
+            && m.to[m.transitions_of(c)]
+                .iter()
+                .all(|&t| ecs.of[t as usize] == e)
+    }
+
+    /// The strategy read off the bounds: in each open state the choice with the best
+    /// midpoint; in a collapsed end component, the best exit, and in its other states
+    /// choices within the component that lead to the exit's state (a search back from
+    /// it), so that the component is left for sure and at no cost.
+    fn strategy(&self, x: &[[f64; 2]], setup: &Setup, unknown: &[bool]) -> Vec<u32> {
+        let m = self.m;
+        let mut strategy = setup.strategy.clone();
+        let better = |v: f64, best: f64| match self.goal {
+            Goal::Max => v > best,
+            Goal::Min => v < best,
+        };
+        let mid = |[l, h]: [f64; 2]| l + (h - l) / 2.0;
+        let best_of = |choices: &mut dyn Iterator<Item = usize>, inside: &dyn Fn(u32) -> bool| {
+            let mut best: Option<(f64, usize)> = None;
+            for c in choices {
+                let v = match self.kind {
+                    Kind::Until => self.choice::<false, _>(c, x, inside),
+                    Kind::Reward => self.choice::<true, _>(c, x, inside),
+                };
+                if let Some(v) = v {
+                    let v = mid(v);
+                    if best.is_none_or(|(b, _)| better(v, b)) {
+                        best = Some((v, c));
+                    }
+                }
+            }
+            best
+        };
+        for s in 0..self.g.states() {
+            if unknown[s] && self.ec_of(s as u32) == NONE {
+                if let Some((_, c)) = best_of(&mut m.choices_of(s), &|t| t as usize == s) {
+                    strategy[s] = (c - m.choices[s]) as u32;
+                }
+            }
+        }
+        let Some(ecs) = &self.ecs else {
+            return strategy;
+        };
+        let mut stack: Vec<u32> = Vec::new();
+        for e in 0..ecs.count() as u32 {
+            let members = ecs.get(e);
+            let mut all = members.iter().flat_map(|&s| m.choices_of(s as usize));
+            let Some((_, exit)) = best_of(&mut all, &|t| ecs.of[t as usize] == e) else {
+                continue;
+            };
+            for &s in members {
+                strategy[s as usize] = NONE;
+            }
+            let s0 = self.g.owner[exit];
+            strategy[s0 as usize] = (exit - m.choices[s0 as usize]) as u32;
+            stack.push(s0);
+            while let Some(t) = stack.pop() {
+                for &c in self.g.preds(t as usize) {
+                    let s = self.g.owner[c as usize] as usize;
+                    if ecs.of[s] == e && strategy[s] == NONE && self.internal(c as usize, e) {
+                        strategy[s] = (c as usize - m.choices[s]) as u32;
+                        stack.push(s as u32);
+                    }
+                }
+            }
+            // The component is strongly connected by its own choices, so the search finds
+            // every state; this only guards the output.
+            for &s in members {
+                if strategy[s as usize] == NONE {
+                    strategy[s as usize] = 0;
+                }
+            }
+        }
+        strategy
+    }
+}
+
+/// The reward of each choice: its state's and its own.
+pub(crate) fn choice_rewards(g: &Graph, state: &[f64], choice: &[f64]) -> Vec<f64> {
+    let nc = g.m.choice_count();
+    (0..nc)
+        .map(|c| {
+            let s = if state.is_empty() {
+                0.0
+            } else {
+                state[g.owner[c] as usize]
+            };
+            let own = if choice.is_empty() { 0.0 } else { choice[c] };
+            s + own
+        })
+        .collect()
+}

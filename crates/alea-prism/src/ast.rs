@@ -1,0 +1,303 @@
+//! The syntax tree of a PRISM model and of its properties, as written: names are not yet
+//! resolved, constants not yet evaluated, renamed modules not yet expanded. Every node
+//! keeps the span of its text, so that any later error can point at it.
+
+use crate::error::Span;
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// An integer literal.
+    Int(i64),
+    /// A real literal, with its text so that exact arithmetic reads `0.1` as 1/10.
+    Real(f64, String),
+    Bool(bool),
+    /// A variable, constant or formula.
+    Name(String),
+    /// A label in quotes, `"goal"` (in properties, and in labels and formulas of models).
+    Label(String),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `min(...)`, `pow(a, b)`, ... (also written `func(min, ...)`).
+    Call(Func, Vec<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-a`
+    Neg,
+    /// `!a`
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Real division: `7/2` is 3.5.
+    Div,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+    /// `=>`
+    Implies,
+    /// `<=>`
+    Iff,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    /// Any number of arguments, at least one.
+    Min,
+    Max,
+    Floor,
+    Ceil,
+    /// `pow(x, y)`: an integer when both are integers (and `y` at least 0).
+    Pow,
+    /// `mod(i, n)`: integers, the result with the sign of `n` as in PRISM (0 <= r < n).
+    Mod,
+    /// `log(x, base)`.
+    Log,
+}
+
+/// The type of a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    Double,
+    Bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelType {
+    /// `dtmc`, `probabilistic`
+    Dtmc,
+    /// `mdp`, `nondeterministic`
+    Mdp,
+}
+
+/// A whole model file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub kind: ModelType,
+    /// Where the model type was written.
+    pub kind_span: Span,
+    pub constants: Vec<Constant>,
+    pub globals: Vec<Variable>,
+    pub formulas: Vec<Formula>,
+    pub labels: Vec<Label>,
+    pub modules: Vec<Module>,
+    pub rewards: Vec<RewardStruct>,
+    /// `init ... endinit`: the initial states are those satisfying it. When present, no
+    /// variable may have an initial value of its own.
+    pub init: Option<Expr>,
+}
+
+/// `const int N = 3;` or `const double p;` (a value to be given on the command line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constant {
+    pub name: Ident,
+    pub ty: Type,
+    pub value: Option<Expr>,
+    pub span: Span,
+}
+
+/// `x : [0..N] init 0;` or `b : bool;` (global when written `global x : ...`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    pub name: Ident,
+    pub ty: VarType,
+    pub init: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum VarType {
+    /// `[low..high]`, both integer expressions over constants.
+    Range(Expr, Expr),
+    Bool,
+}
+
+/// `formula name = expr;`: a macro, replaced by its expression where it is used.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    pub name: Ident,
+    pub expr: Expr,
+}
+
+/// `label "name" = expr;` (the name without its quotes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub name: Ident,
+    pub expr: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Module {
+    /// `module M ... endmodule`
+    Defined {
+        name: Ident,
+        variables: Vec<Variable>,
+        commands: Vec<Command>,
+        span: Span,
+    },
+    /// `module B = A [x=y, a=b] endmodule`: a copy of `A` with names replaced (variables,
+    /// constants, formulas used in it, and actions).
+    Renamed {
+        name: Ident,
+        base: Ident,
+        renames: Vec<(Ident, Ident)>,
+        span: Span,
+    },
+}
+
+/// `[action] guard -> p1 : (x'=1) & (y'=2) + p2 : true;`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    /// `None` for `[]`.
+    pub action: Option<Ident>,
+    pub guard: Expr,
+    pub updates: Vec<Update>,
+    pub span: Span,
+}
+
+/// One branch of a command: its probability (1 when written alone) and its assignments
+/// (none for `true`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Update {
+    pub prob: Option<Expr>,
+    pub assigns: Vec<Assign>,
+    pub span: Span,
+}
+
+/// `(x' = e)`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assign {
+    pub var: Ident,
+    pub value: Expr,
+    pub span: Span,
+}
+
+/// `rewards "name" ... endrewards` (the name is optional).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RewardStruct {
+    pub name: Option<Ident>,
+    pub items: Vec<RewardItem>,
+    pub span: Span,
+}
+
+/// `guard : value;` (a state reward) or `[a] guard : value;` (a transition reward).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RewardItem {
+    /// `None` for a state reward; `Some(None)` for `[]`; `Some(Some(a))` for `[a]`.
+    pub action: Option<Option<Ident>>,
+    pub guard: Expr,
+    pub value: Expr,
+    pub span: Span,
+}
+
+/// A file of properties: constants, labels and formulas may be declared among them.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct PropertyFile {
+    pub constants: Vec<Constant>,
+    pub formulas: Vec<Formula>,
+    pub labels: Vec<Label>,
+    pub properties: Vec<NamedProperty>,
+}
+
+/// A property, with its name when written `"name": P=? [...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedProperty {
+    pub name: Option<String>,
+    pub property: Property,
+    /// The property's own text, trimmed (without its name), for output.
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Property {
+    /// `P=? [...]`, `Rmax=? [...]`, `T=? [...]`.
+    Query { op: Query, path: Path, span: Span },
+    /// `filter(op, property, states)`; `states` is `None` when left out (all states).
+    Filter {
+        op: FilterOp,
+        property: Box<Property>,
+        states: Option<Expr>,
+        span: Span,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Query {
+    /// `P=?`, `Pmin=?`, `Pmax=?`
+    Probability(Opt),
+    /// `R=?`, `R{"name"}=?`, `R{2}=?` (1-based), `Rmin=?`, `Rmax=?`
+    Reward(Option<RewardRef>, Opt),
+    /// `T=?`, `Tmin=?`, `Tmax=?`: the expected number of steps.
+    Time(Opt),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opt {
+    /// No `min` or `max`: a DTMC, or an MDP where the properties must say which.
+    None,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RewardRef {
+    Name(Ident),
+    /// 1-based, as in PRISM.
+    Index(i64, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Path {
+    /// `F phi`, `F<=k phi`
+    Eventually { bound: Option<Expr>, target: Expr },
+    /// `phi U psi`, `phi U<=k psi`
+    Until {
+        left: Expr,
+        right: Expr,
+        bound: Option<Expr>,
+    },
+    /// `C<=k`: the reward gathered in the first `k` steps.
+    Cumulative { bound: Expr },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilterOp {
+    Min,
+    Max,
+    Avg,
+    Sum,
+    Count,
+    Forall,
+    Exists,
+    /// The value in the first state (in the order of exploration).
+    First,
+    /// Print each state's value (for the command line, the values of all such states).
+    Print,
+}

@@ -1,0 +1,739 @@
+//! Answers properties on an explored model: each query becomes one of the engine's
+//! questions on the sparse form (reach a set through another, within k steps or at all;
+//! the reward gathered until a set is reached or within k steps), answered for every
+//! state; a filter then reduces those values over a set of states.
+
+use alea_core::sparse::{self, Answer, ExactAnswer, ExactRewards, Goal, Rewards};
+use alea_core::Exact;
+use num_traits::{ToPrimitive, Zero};
+
+use crate::ast::{BinOp, FilterOp, ModelType, Opt, Path, Property, Query, UnOp};
+use crate::error::{Error, Span};
+use crate::explore::Explored;
+use crate::program::{Ex, ExKind, Program, Ty};
+use crate::resolve::Scope;
+
+/// How the numbers are computed.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Rationals from the literals on, proven; otherwise `f64` with a certified bound.
+    pub exact: bool,
+    /// The largest error allowed in `f64`: absolute, relative for values above 1.
+    pub precision: f64,
+}
+
+/// Why a property could not be answered.
+#[derive(Debug)]
+pub enum CheckError {
+    /// The property is wrong for this model (a span in the property's text).
+    Property(Error),
+    /// The engine stopped (a guard, or a precision it could not reach).
+    Engine(alea_core::Error),
+}
+
+impl From<Error> for CheckError {
+    fn from(e: Error) -> Self {
+        CheckError::Property(e)
+    }
+}
+
+impl From<alea_core::Error> for CheckError {
+    fn from(e: alea_core::Error) -> Self {
+        CheckError::Engine(e)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, CheckError>;
+
+/// One number: `f64` with the absolute bound on its error, or exact (`None` stands for
+/// infinity in both).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Number {
+    Float { value: f64, error_bound: f64 },
+    Exact(Option<Exact>),
+}
+
+impl Number {
+    pub fn is_infinite(&self) -> bool {
+        match self {
+            Number::Float { value, .. } => value.is_infinite(),
+            Number::Exact(q) => q.is_none(),
+        }
+    }
+
+    /// The value in `f64` (infinity when infinite).
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Number::Float { value, .. } => *value,
+            Number::Exact(Some(q)) => q.to_f64().unwrap_or(f64::NAN),
+            Number::Exact(None) => f64::INFINITY,
+        }
+    }
+
+    /// The absolute bound on the error of [`Number::to_f64`] against the true value (0
+    /// when exact: the rounding to `f64` aside).
+    pub fn error_bound(&self) -> f64 {
+        match self {
+            Number::Float { error_bound, .. } => *error_bound,
+            Number::Exact(_) => 0.0,
+        }
+    }
+}
+
+/// The values of every state.
+#[derive(Clone, Debug)]
+pub enum StateValues {
+    Float(Answer),
+    Exact(ExactAnswer),
+}
+
+/// A query answered for every state, with what it takes to value each choice of a state.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    pub values: StateValues,
+    /// Whether choices minimise or maximise; `None` in a Markov chain.
+    pub goal: Option<Goal>,
+    /// The rewards of an expected-reward query (empty for a probability).
+    pub rewards: Option<Gathered>,
+    /// States whose value is fixed, not chosen (targets, and states that have failed).
+    pub fixed: Vec<bool>,
+}
+
+/// The rewards a query gathers, in the arithmetic it was solved in.
+#[derive(Clone, Debug)]
+pub enum Gathered {
+    Float(Rewards),
+    Exact(ExactRewards),
+}
+
+/// A property answered: the number it asks for, and for a query its values in every
+/// state (a filter has none: it is one number for the model).
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub value: Number,
+    pub solved: Option<Solved>,
+}
+
+impl Checked {
+    /// An exact answer as `f64`, its bound covering the rounding; the values of every
+    /// state stay exact.
+    pub fn rounded(self) -> Checked {
+        let value = match self.value {
+            Number::Exact(Some(q)) => {
+                let value = q.to_f64().unwrap_or(f64::NAN);
+                Number::Float {
+                    value,
+                    error_bound: value.abs() * f64::EPSILON,
+                }
+            }
+            Number::Exact(None) => Number::Float {
+                value: f64::INFINITY,
+                error_bound: 0.0,
+            },
+            float => float,
+        };
+        Checked { value, ..self }
+    }
+}
+
+/// Answers `property` on the explored model.
+pub fn check(
+    program: &Program,
+    explored: &Explored,
+    scope: &Scope,
+    property: &Property,
+    settings: &Settings,
+) -> Result<Checked> {
+    match property {
+        Property::Query { op, path, span } => {
+            let solved = solve_query(program, explored, scope, (op, path, *span), settings)?;
+            let value = at_initial(explored, &solved, *span)?;
+            Ok(Checked {
+                value,
+                solved: Some(solved),
+            })
+        }
+        Property::Filter {
+            op,
+            property: inner,
+            states,
+            span,
+        } => {
+            let Property::Query {
+                op: inner_op,
+                path,
+                span: inner_span,
+            } = &**inner
+            else {
+                return Err(Error::new(
+                    *span,
+                    "a filter takes a query such as `P=? [F \"goal\"]`, not another filter",
+                )
+                .into());
+            };
+            let solved = solve_query(
+                program,
+                explored,
+                scope,
+                (inner_op, path, *inner_span),
+                settings,
+            )?;
+            let selected = match states {
+                Some(e) => explored.states_where(&scope.state_formula(e)?)?,
+                None => vec![true; explored.sparse.states()],
+            };
+            let chosen: Vec<usize> = (0..selected.len()).filter(|&s| selected[s]).collect();
+            if chosen.is_empty() {
+                let at = states.as_ref().map_or(*span, |e| e.span);
+                return Err(
+                    Error::new(at, "no reachable state satisfies the filter's states").into(),
+                );
+            }
+            let value = reduce(*op, &solved, &chosen, *span)?;
+            Ok(Checked {
+                value,
+                solved: None,
+            })
+        }
+    }
+}
+
+/// The value of a query in the initial state; several initial states must agree.
+fn at_initial(explored: &Explored, solved: &Solved, span: Span) -> Result<Number> {
+    let initial = &explored.sparse.initial;
+    let first = value_of(solved, initial[0] as usize);
+    if initial.len() == 1 {
+        return Ok(first);
+    }
+    let same = initial
+        .iter()
+        .all(|&s| same_value(&value_of(solved, s as usize), &first));
+    if same {
+        return Ok(first);
+    }
+    let values: Vec<f64> = initial
+        .iter()
+        .map(|&s| value_of(solved, s as usize).to_f64())
+        .collect();
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Err(Error::new(
+        span,
+        format!(
+            "the model has {} initial states and the value differs among them ({lo} to {hi}); \
+             say which with filter(min, ..., \"init\"), filter(max, ...) or filter(avg, ...), \
+             or pick a state with --at",
+            initial.len()
+        ),
+    )
+    .into())
+}
+
+/// Whether two answers are the same value (for `f64`, within their bounds).
+fn same_value(a: &Number, b: &Number) -> bool {
+    match (a, b) {
+        (Number::Exact(x), Number::Exact(y)) => x == y,
+        _ => {
+            let (x, y) = (a.to_f64(), b.to_f64());
+            x == y || (x - y).abs() <= a.error_bound() + b.error_bound()
+        }
+    }
+}
+
+/// The value of state `s`, with its absolute error bound.
+pub fn value_of(solved: &Solved, s: usize) -> Number {
+    match &solved.values {
+        StateValues::Float(a) => {
+            let value = a.values[s];
+            Number::Float {
+                value,
+                error_bound: absolute(a.error_bound, value),
+            }
+        }
+        StateValues::Exact(a) => Number::Exact(a.values[s].clone()),
+    }
+}
+
+/// The bound on the error of `value`, from a bound that is absolute up to 1 and
+/// relative above.
+fn absolute(bound: f64, value: f64) -> f64 {
+    if value.is_infinite() {
+        0.0
+    } else {
+        bound * value.abs().max(1.0)
+    }
+}
+
+fn reduce(op: FilterOp, solved: &Solved, chosen: &[usize], span: Span) -> Result<Number> {
+    let values: Vec<Number> = chosen.iter().map(|&s| value_of(solved, s)).collect();
+    let pick = |want_max: bool| -> Number {
+        let better = |a: &Number, b: &Number| {
+            let (x, y) = (a.to_f64(), b.to_f64());
+            match (a, b) {
+                (Number::Exact(Some(p)), Number::Exact(Some(q))) => {
+                    if want_max {
+                        p > q
+                    } else {
+                        p < q
+                    }
+                }
+                _ => {
+                    if want_max {
+                        x > y
+                    } else {
+                        x < y
+                    }
+                }
+            }
+        };
+        let mut best = values[0].clone();
+        let mut worst_bound = 0.0f64;
+        for v in &values {
+            worst_bound = worst_bound.max(v.error_bound());
+            if better(v, &best) {
+                best = v.clone();
+            }
+        }
+        // The least (greatest) of values each within its bound is within the largest
+        // of the bounds of the true least (greatest).
+        match best {
+            Number::Float { value, .. } => Number::Float {
+                value,
+                error_bound: worst_bound,
+            },
+            exact => exact,
+        }
+    };
+    match op {
+        FilterOp::Min => Ok(pick(false)),
+        FilterOp::Max => Ok(pick(true)),
+        FilterOp::First => Ok(values[0].clone()),
+        FilterOp::Sum | FilterOp::Avg => {
+            let n = values.len();
+            let total = match &solved.values {
+                StateValues::Exact(_) => {
+                    let mut sum = Some(Exact::zero());
+                    for v in &values {
+                        sum = match (sum, v) {
+                            (Some(a), Number::Exact(Some(b))) => Some(a + b),
+                            _ => None,
+                        };
+                    }
+                    if op == FilterOp::Avg {
+                        sum.map(|s| s / Exact::from_integer(n.into()))
+                    } else {
+                        sum
+                    }
+                    .map_or(Number::Exact(None), |q| Number::Exact(Some(q)))
+                }
+                StateValues::Float(_) => {
+                    let mut sum = 0.0;
+                    let mut bound = 0.0;
+                    for v in &values {
+                        sum += v.to_f64();
+                        bound += v.error_bound();
+                    }
+                    // The summation's own rounding: at most n - 1 roundings of partial
+                    // sums no larger than the total of magnitudes.
+                    let magnitude: f64 = values.iter().map(|v| v.to_f64().abs()).sum();
+                    bound += magnitude * f64::EPSILON * n as f64;
+                    if op == FilterOp::Avg {
+                        let avg = sum / n as f64;
+                        Number::Float {
+                            value: avg,
+                            error_bound: bound / n as f64 + avg.abs() * f64::EPSILON,
+                        }
+                    } else {
+                        Number::Float {
+                            value: sum,
+                            error_bound: bound,
+                        }
+                    }
+                }
+            };
+            Ok(total)
+        }
+        FilterOp::Count | FilterOp::Forall | FilterOp::Exists | FilterOp::Print => {
+            Err(Error::new(
+                span,
+                format!(
+                    "filter `{}` needs a true/false property; alea's properties are numbers: use min, max, avg, sum or first",
+                    filter_name(op)
+                ),
+            )
+            .into())
+        }
+    }
+}
+
+fn filter_name(op: FilterOp) -> &'static str {
+    match op {
+        FilterOp::Min => "min",
+        FilterOp::Max => "max",
+        FilterOp::Avg => "avg",
+        FilterOp::Sum => "sum",
+        FilterOp::Count => "count",
+        FilterOp::Forall => "forall",
+        FilterOp::Exists => "exists",
+        FilterOp::First => "first",
+        FilterOp::Print => "print",
+    }
+}
+
+/// The goal of a query: an MDP must say min or max; a Markov chain may say either.
+fn goal_of(program: &Program, opt: Opt, span: Span, what: &str) -> Result<Option<Goal>> {
+    match (program.kind, opt) {
+        (ModelType::Dtmc, _) => Ok(None),
+        (ModelType::Mdp, Opt::Min) => Ok(Some(Goal::Min)),
+        (ModelType::Mdp, Opt::Max) => Ok(Some(Goal::Max)),
+        (ModelType::Mdp, Opt::None) => Err(Error::new(
+            span,
+            format!(
+                "in an mdp the value depends on the choices: ask for {what}min=? or {what}max=?"
+            ),
+        )
+        .into()),
+    }
+}
+
+fn solve_query(
+    program: &Program,
+    explored: &Explored,
+    scope: &Scope,
+    (op, path, span): (&Query, &Path, Span),
+    settings: &Settings,
+) -> Result<Solved> {
+    let span = &span;
+    let m = &explored.sparse;
+    let n = m.states();
+    let all = || vec![true; n];
+    let step_bound = |e: &crate::ast::Expr| -> Result<u64> {
+        let k = scope.int_value(e)?;
+        u64::try_from(k).map_err(|_| {
+            CheckError::Property(Error::new(
+                e.span,
+                format!("a step bound must be at least 0, this is {k}"),
+            ))
+        })
+    };
+    match op {
+        Query::Probability(opt) => {
+            let goal = goal_of(program, *opt, *span, "P")?;
+            let (stay, target, bound) = match path {
+                Path::Eventually { bound, target } => (
+                    all(),
+                    explored.states_where(&scope.state_formula(target)?)?,
+                    bound.as_ref(),
+                ),
+                Path::Until { left, right, bound } => (
+                    explored.states_where(&scope.state_formula(left)?)?,
+                    explored.states_where(&scope.state_formula(right)?)?,
+                    bound.as_ref(),
+                ),
+                Path::Cumulative { .. } => {
+                    return Err(Error::new(
+                        *span,
+                        "C<=k is a reward path: ask for R=? [C<=k], not a probability",
+                    )
+                    .into())
+                }
+            };
+            let g = goal.unwrap_or(Goal::Max);
+            let fixed: Vec<bool> = (0..n).map(|s| target[s] || !stay[s]).collect();
+            let values = match (bound, settings.exact) {
+                (Some(k), false) => {
+                    StateValues::Float(sparse::bounded_until(m, g, &stay, &target, step_bound(k)?)?)
+                }
+                (Some(k), true) => StateValues::Exact(sparse::bounded_until_exact(
+                    m,
+                    g,
+                    &stay,
+                    &target,
+                    step_bound(k)?,
+                )?),
+                (None, false) => {
+                    StateValues::Float(sparse::until(m, g, &stay, &target, settings.precision)?)
+                }
+                (None, true) => StateValues::Exact(sparse::until_exact(m, g, &stay, &target)?),
+            };
+            Ok(Solved {
+                values,
+                goal,
+                rewards: None,
+                fixed,
+            })
+        }
+        Query::Reward(_, opt) | Query::Time(opt) => {
+            let (name, index) = match op {
+                Query::Reward(reference, _) => {
+                    ("R", Some(scope.reward_index_at(reference, *span)?))
+                }
+                _ => ("T", None),
+            };
+            let goal = goal_of(program, *opt, *span, name)?;
+            let g = goal.unwrap_or(Goal::Max);
+            let rewards = reward_vectors(program, explored, index, settings.exact)?;
+            match path {
+                Path::Eventually {
+                    bound: None,
+                    target,
+                } => {
+                    let target = explored.states_where(&scope.state_formula(target)?)?;
+                    let values = match &rewards {
+                        Gathered::Float(r) => StateValues::Float(sparse::reach_reward(
+                            m,
+                            g,
+                            &target,
+                            r,
+                            settings.precision,
+                        )?),
+                        Gathered::Exact(r) => {
+                            StateValues::Exact(sparse::reach_reward_exact(m, g, &target, r)?)
+                        }
+                    };
+                    Ok(Solved {
+                        values,
+                        goal,
+                        rewards: Some(rewards),
+                        fixed: target,
+                    })
+                }
+                Path::Cumulative { bound } => {
+                    if matches!(op, Query::Time(_)) {
+                        return Err(Error::new(
+                            *span,
+                            "T=? asks for the expected steps to reach a set: T=? [F phi]",
+                        )
+                        .into());
+                    }
+                    let k = step_bound(bound)?;
+                    let values = match &rewards {
+                        Gathered::Float(r) => {
+                            StateValues::Float(sparse::cumulative_reward(m, g, r, k)?)
+                        }
+                        Gathered::Exact(r) => {
+                            StateValues::Exact(sparse::cumulative_reward_exact(m, g, r, k)?)
+                        }
+                    };
+                    Ok(Solved {
+                        values,
+                        goal,
+                        rewards: Some(rewards),
+                        fixed: vec![false; n],
+                    })
+                }
+                Path::Eventually { bound: Some(b), .. } => Err(Error::new(
+                    b.span,
+                    format!("{name}=? takes F phi (reach phi) or C<=k (k steps); a bounded F is not supported for rewards"),
+                )
+                .into()),
+                Path::Until { left, .. } => Err(Error::new(
+                    left.span,
+                    format!("{name}=? takes F phi or C<=k; U is for probabilities"),
+                )
+                .into()),
+            }
+        }
+    }
+}
+
+/// The rewards of structure `index`, or one per step (`T=?`) when `None`.
+fn reward_vectors(
+    program: &Program,
+    explored: &Explored,
+    index: Option<usize>,
+    exact: bool,
+) -> Result<Gathered> {
+    let n = explored.sparse.states();
+    Ok(match (index, exact) {
+        (Some(i), false) => Gathered::Float(explored.rewards(program, i)?),
+        (Some(i), true) => Gathered::Exact(explored.exact_rewards(program, i)?),
+        (None, false) => Gathered::Float(Rewards {
+            state: vec![1.0; n],
+            choice: Vec::new(),
+        }),
+        (None, true) => Gathered::Exact(ExactRewards {
+            state: vec![Exact::from_integer(1.into()); n],
+            choice: Vec::new(),
+        }),
+    })
+}
+
+/// One choice of a state, valued: what `--at` shows for an MDP.
+#[derive(Clone, Debug)]
+pub struct ChoiceValue {
+    /// The choice's index among the state's choices.
+    pub index: usize,
+    pub value: Number,
+    /// How much worse than the best choice (0 for the best).
+    pub loss: Number,
+}
+
+/// Every choice of state `s` with its value and its loss against the best; empty where
+/// the state's value is fixed (a target) or it has one choice.
+pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceValue> {
+    let m = &explored.sparse;
+    let Some(goal) = solved.goal else {
+        return Vec::new();
+    };
+    if solved.fixed[s] {
+        return Vec::new();
+    }
+    let numbers: Vec<Number> = match (&solved.values, &solved.rewards) {
+        (StateValues::Float(a), rewards) => {
+            let r = match rewards {
+                Some(Gathered::Float(r)) => Some(r),
+                _ => None,
+            };
+            let values = sparse::choice_values(m, s, &a.values, r);
+            m.choices_of(s)
+                .zip(values)
+                .map(|(c, v)| {
+                    // The choice's value averages its successors' values, each off by up
+                    // to the bound at its own size; the largest of those covers the
+                    // average, and the sum's own rounding is covered on top.
+                    let widest = m
+                        .transitions_of(c)
+                        .map(|t| a.values[m.to[t] as usize].abs().max(1.0))
+                        .fold(1.0f64, f64::max);
+                    let terms = m.transitions_of(c).len() as f64 + 2.0;
+                    Number::Float {
+                        value: v,
+                        error_bound: a.error_bound * widest * (1.0 + 4.0 * f64::EPSILON)
+                            + terms * f64::EPSILON * v.abs(),
+                    }
+                })
+                .collect()
+        }
+        (StateValues::Exact(a), rewards) => {
+            let r = match rewards {
+                Some(Gathered::Exact(r)) => Some(r),
+                _ => None,
+            };
+            match sparse::choice_values_exact(m, s, &a.values, r) {
+                Ok(values) => values.into_iter().map(Number::Exact).collect(),
+                // Exact values come only from a model with exact probabilities.
+                Err(_) => return Vec::new(),
+            }
+        }
+    };
+    let best = value_of(solved, s);
+    numbers
+        .into_iter()
+        .enumerate()
+        .map(|(index, value)| {
+            let loss = loss(&best, &value, goal);
+            ChoiceValue { index, value, loss }
+        })
+        .collect()
+}
+
+/// How far `value` falls short of `best` in the goal's direction.
+fn loss(best: &Number, value: &Number, goal: Goal) -> Number {
+    match (best, value) {
+        (Number::Exact(b), Number::Exact(v)) => Number::Exact(match (b, v) {
+            (Some(b), Some(v)) => Some(match goal {
+                Goal::Max => b - v,
+                Goal::Min => v - b,
+            }),
+            // An infinite value where the best is finite loses infinitely much.
+            (Some(_), None) | (None, Some(_)) => None,
+            (None, None) => Some(Exact::zero()),
+        }),
+        _ => {
+            let (b, v) = (best.to_f64(), value.to_f64());
+            let d = if b == v {
+                0.0
+            } else {
+                match goal {
+                    Goal::Max => b - v,
+                    Goal::Min => v - b,
+                }
+            };
+            Number::Float {
+                value: d.max(0.0),
+                error_bound: best.error_bound() + value.error_bound(),
+            }
+        }
+    }
+}
+
+/// The states whose successors none of `properties` needs: where each property's value
+/// is settled on arrival (the targets of a reachability or an expected reward, and the
+/// states that leave the left side of an until). Exploration can leave them unexpanded.
+/// `None` when every state is needed: a cumulative reward, a filter over states other
+/// than `"init"`, or the label `"deadlock"`, which only expansion can tell.
+pub fn absorbing(properties: &[(&Scope, &Property)]) -> std::result::Result<Option<Ex>, Error> {
+    let mut all: Option<Ex> = None;
+    for (scope, property) in properties {
+        let Some(settled) = settled_on_arrival(scope, property)? else {
+            return Ok(None);
+        };
+        if mentions_deadlock(&settled) {
+            return Ok(None);
+        }
+        all = Some(match all {
+            None => settled,
+            Some(before) => both(BinOp::And, before, settled),
+        });
+    }
+    Ok(all)
+}
+
+fn settled_on_arrival(
+    scope: &Scope,
+    property: &Property,
+) -> std::result::Result<Option<Ex>, Error> {
+    match property {
+        Property::Filter {
+            property, states, ..
+        } => match states {
+            Some(e) if matches!(&e.kind, crate::ast::ExprKind::Label(l) if l == "init") => {
+                settled_on_arrival(scope, property)
+            }
+            _ => Ok(None),
+        },
+        Property::Query { op, path, .. } => match (op, path) {
+            (_, Path::Eventually { bound, target }) => {
+                if bound.is_some() && !matches!(op, Query::Probability(_)) {
+                    return Ok(None);
+                }
+                Ok(Some(scope.state_formula(target)?))
+            }
+            (Query::Probability(_), Path::Until { left, right, .. }) => {
+                let left = scope.state_formula(left)?;
+                let right = scope.state_formula(right)?;
+                let span = left.span;
+                let not_left = Ex {
+                    kind: ExKind::Unary(UnOp::Not, Box::new(left)),
+                    ty: Ty::Bool,
+                    span,
+                };
+                Ok(Some(both(BinOp::Or, right, not_left)))
+            }
+            _ => Ok(None),
+        },
+    }
+}
+
+fn both(op: BinOp, a: Ex, b: Ex) -> Ex {
+    let span = a.span;
+    Ex {
+        kind: ExKind::Binary(op, Box::new(a), Box::new(b)),
+        ty: Ty::Bool,
+        span,
+    }
+}
+
+fn mentions_deadlock(e: &Ex) -> bool {
+    match &e.kind {
+        ExKind::Deadlock => true,
+        ExKind::Value(_) | ExKind::Var(_) | ExKind::Initial => false,
+        ExKind::Unary(_, a) => mentions_deadlock(a),
+        ExKind::Binary(_, a, b) => mentions_deadlock(a) || mentions_deadlock(b),
+        ExKind::Ite(c, a, b) => {
+            mentions_deadlock(c) || mentions_deadlock(a) || mentions_deadlock(b)
+        }
+        ExKind::Call(_, args) => args.iter().any(mentions_deadlock),
+    }
+}

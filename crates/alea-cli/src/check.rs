@@ -252,7 +252,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             })?;
             let explored = used;
             let seconds = checking.elapsed();
-            let at_report = at.map(|s| state_report(&program, &explored, &checked, s));
+            let at_report = at.map(|s| state_report(&program, explored, &checked, s));
             if args.json {
                 let mut o = Map::new();
                 o.insert("property".into(), json!(named.text));
@@ -285,7 +285,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             if args.strategy.is_some() && !is_bounded(&named.property) {
                 if let Some(solved) = &checked.solved {
                     let tag = (count > 1).then(|| named.text.clone());
-                    strategy_json(&program, &explored, solved, tag, &mut strategy_lines);
+                    strategy_json(&program, explored, solved, tag, &mut strategy_lines);
                 }
             }
         }

@@ -165,37 +165,122 @@ impl<'a> Graph<'a> {
             }
             return sure;
         }
+        // Each round searches only among the candidates, over their own predecessor
+        // lists (built once: a candidate may have many predecessors outside), and only
+        // the choices into the states just dropped turn bad.
         let mut u = can.to_vec();
-        let mut inside = vec![false; m.choice_count()];
-        let mut count = u.iter().filter(|&&x| x).count();
-        loop {
-            for s in 0..n {
-                if u[s] && through[s] {
-                    for c in m.choices_of(s) {
-                        inside[c] = m.to[m.transitions_of(c)].iter().all(|&t| u[t as usize]);
-                    }
+        let open_states: Vec<u32> = (0..n as u32)
+            .filter(|&s| u[s as usize] && through[s as usize])
+            .collect();
+        let mut local = vec![NONE; n];
+        for (i, &s) in open_states.iter().enumerate() {
+            local[s as usize] = i as u32;
+        }
+        let k = open_states.len();
+        let mut bad = vec![false; m.choice_count()];
+        for &s in &open_states {
+            for c in m.choices_of(s as usize) {
+                bad[c] = m.to[m.transitions_of(c)].iter().any(|&t| !u[t as usize]);
+            }
+        }
+        // Predecessors among the candidates: (choice, its state's local index).
+        let mut start = vec![0usize; k + 1];
+        for (i, &t) in open_states.iter().enumerate() {
+            start[i + 1] = start[i]
+                + self
+                    .preds(t as usize)
+                    .iter()
+                    .filter(|&&c| local[self.owner[c as usize] as usize] != NONE)
+                    .count();
+        }
+        let mut inner: Vec<(u32, u32)> = Vec::with_capacity(start[k]);
+        for &t in &open_states {
+            for &c in self.preds(t as usize) {
+                let l = local[self.owner[c as usize] as usize];
+                if l != NONE {
+                    inner.push((c, l));
                 }
             }
-            let mut r = seed.to_vec();
-            let mut stack: Vec<u32> = (0..n as u32).filter(|&s| seed[s as usize]).collect();
-            let mut found = stack.len();
+        }
+        // The choices of candidates that move into `seed`: every round starts from them.
+        let mut first: Vec<(u32, u32)> = Vec::new();
+        for t in (0..n).filter(|&t| seed[t]) {
+            for &c in self.preds(t) {
+                let l = local[self.owner[c as usize] as usize];
+                if l != NONE {
+                    first.push((c, l));
+                }
+            }
+        }
+        // Good choices left to each candidate; a candidate without one is dropped, and
+        // every choice into a dropped state turns bad, which may drop more at once.
+        let mut good: Vec<u32> = open_states
+            .iter()
+            .map(|&s| m.choices_of(s as usize).filter(|&c| !bad[c]).count() as u32)
+            .collect();
+        let mut alive = vec![true; k];
+        let mut dying: Vec<u32> = (0..k as u32).filter(|&i| good[i as usize] == 0).collect();
+        let mut lists = Peel {
+            open: &open_states,
+            local: &local,
+            bad: &mut bad,
+            good: &mut good,
+        };
+        lists.drop(self, &mut dying, &mut alive, &mut u);
+        let mut left = alive.iter().filter(|&&a| a).count();
+        // The round in which each candidate was last reached (0: never).
+        let mut reached = vec![0u32; k];
+        let mut stack: Vec<u32> = Vec::new();
+        for round in 1u32.. {
+            let mut found = 0;
+            stack.clear();
+            let mut reach = |c: u32, l: u32, stack: &mut Vec<u32>| {
+                let i = l as usize;
+                if alive[i] && !lists.bad[c as usize] && reached[i] != round {
+                    reached[i] = round;
+                    via[open_states[i] as usize] = c;
+                    stack.push(l);
+                    found += 1;
+                }
+            };
+            for &(c, l) in &first {
+                reach(c, l, &mut stack);
+            }
             while let Some(t) = stack.pop() {
-                for &c in self.preds(t as usize) {
-                    let s = self.owner[c as usize] as usize;
-                    if !r[s] && u[s] && through[s] && inside[c as usize] {
-                        r[s] = true;
-                        via[s] = c;
-                        found += 1;
-                        stack.push(s as u32);
-                    }
+                for &(c, l) in &inner[start[t as usize]..start[t as usize + 1]] {
+                    reach(c, l, &mut stack);
                 }
             }
-            u = r;
-            if found == count {
+            if found == left {
                 return u;
             }
-            count = found;
+            dying.extend(
+                (0..k as u32).filter(|&i| alive[i as usize] && reached[i as usize] != round),
+            );
+            lists.drop(self, &mut dying, &mut alive, &mut u);
+            let now = alive.iter().filter(|&&a| a).count();
+            // Once most candidates are gone, the lists are mostly dead entries: keep
+            // only those of live states through good choices.
+            if now < left / 2 {
+                let mut kept = 0;
+                for i in 0..k {
+                    let from = kept;
+                    for e in start[i]..start[i + 1] {
+                        let (c, l) = inner[e];
+                        if alive[i] && alive[l as usize] && !lists.bad[c as usize] {
+                            inner[kept] = (c, l);
+                            kept += 1;
+                        }
+                    }
+                    start[i] = from;
+                }
+                start[k] = kept;
+                inner.truncate(kept);
+                first.retain(|&(c, l)| alive[l as usize] && !lists.bad[c as usize]);
+            }
+            left = now;
         }
+        unreachable!("the rounds end when no candidate is dropped")
     }
 
     /// The maximal end components within `region` made of the choices that `candidate`
@@ -336,6 +421,44 @@ impl<'a> Graph<'a> {
                     }
                 }
                 return Some(EndComponents { of, start, members });
+            }
+        }
+    }
+}
+
+/// The candidates of [`Graph::prob1_max`] being dropped.
+struct Peel<'p> {
+    open: &'p [u32],
+    local: &'p [u32],
+    /// Choices with a successor dropped (or outside from the start).
+    bad: &'p mut [bool],
+    /// Choices of each candidate not bad.
+    good: &'p mut [u32],
+}
+
+impl Peel<'_> {
+    /// Drops the candidates of `dying`, and every candidate left without a good choice
+    /// by the choices that turn bad, and so on.
+    fn drop(&mut self, g: &Graph, dying: &mut Vec<u32>, alive: &mut [bool], u: &mut [bool]) {
+        for &i in dying.iter() {
+            alive[i as usize] = false;
+        }
+        while let Some(i) = dying.pop() {
+            let t = self.open[i as usize] as usize;
+            u[t] = false;
+            for &c in g.preds(t) {
+                if self.bad[c as usize] {
+                    continue;
+                }
+                self.bad[c as usize] = true;
+                let l = self.local[g.owner[c as usize] as usize];
+                if l != NONE && alive[l as usize] {
+                    self.good[l as usize] -= 1;
+                    if self.good[l as usize] == 0 {
+                        alive[l as usize] = false;
+                        dying.push(l);
+                    }
+                }
             }
         }
     }

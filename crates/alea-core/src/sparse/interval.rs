@@ -5,7 +5,8 @@
 //! time, each after every component it leads to, so that a component's exits already
 //! have their final bounds. A component of one state (or of one collapsed end
 //! component, below) is worked out in one step; a cyclic one is swept in place
-//! (Gauss-Seidel) until its bounds meet.
+//! (Gauss-Seidel) from its highest-numbered state down until its bounds meet; a large one
+//! in parallel blocks (see [`PARALLEL`]).
 //!
 //! Why the bounds hold. Every value here is the least fixed point of the Bellman operator
 //! `B` (the best choice's reward plus its successors' values weighted by probability),

@@ -65,6 +65,28 @@ pub enum BinOp {
     Iff,
 }
 
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "=",
+            BinOp::Ne => "!=",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Implies => "=>",
+            BinOp::Iff => "<=>",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Func {
     /// Any number of arguments, at least one.
@@ -78,6 +100,21 @@ pub enum Func {
     Mod,
     /// `log(x, base)`.
     Log,
+}
+
+impl Func {
+    /// The function's name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Min => "min",
+            Func::Max => "max",
+            Func::Floor => "floor",
+            Func::Ceil => "ceil",
+            Func::Pow => "pow",
+            Func::Mod => "mod",
+            Func::Log => "log",
+        }
+    }
 }
 
 /// The type of a constant.

@@ -17,43 +17,12 @@ fn sx(e: &Expr) -> String {
         ExprKind::Label(l) => format!("\"{l}\""),
         ExprKind::Unary(UnOp::Neg, x) => format!("(- {})", sx(x)),
         ExprKind::Unary(UnOp::Not, x) => format!("(! {})", sx(x)),
-        ExprKind::Binary(op, a, b) => format!("({} {} {})", op_str(*op), sx(a), sx(b)),
+        ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sx(a), sx(b)),
         ExprKind::Ite(c, a, b) => format!("(? {} {} {})", sx(c), sx(a), sx(b)),
         ExprKind::Call(f, args) => {
             let args: Vec<String> = args.iter().map(sx).collect();
-            format!("({} {})", func_str(*f), args.join(" "))
+            format!("({} {})", f.name(), args.join(" "))
         }
-    }
-}
-
-fn op_str(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "=",
-        BinOp::Ne => "!=",
-        BinOp::And => "&",
-        BinOp::Or => "|",
-        BinOp::Implies => "=>",
-        BinOp::Iff => "<=>",
-    }
-}
-
-fn func_str(f: Func) -> &'static str {
-    match f {
-        Func::Min => "min",
-        Func::Max => "max",
-        Func::Floor => "floor",
-        Func::Ceil => "ceil",
-        Func::Pow => "pow",
-        Func::Mod => "mod",
-        Func::Log => "log",
     }
 }
 
@@ -1296,7 +1265,7 @@ fn print(e: &Expr, min: u8, full: bool) -> String {
             format!(
                 "{} {} {}",
                 print(a, lmin, full),
-                op_str(*op),
+                op.symbol(),
                 print(b, rmin, full)
             )
         }
@@ -1317,7 +1286,7 @@ fn print(e: &Expr, min: u8, full: bool) -> String {
         }
         ExprKind::Call(f, args) => {
             let args: Vec<String> = args.iter().map(|a| print(a, 0, full)).collect();
-            format!("{}({})", func_str(*f), args.join(", "))
+            format!("{}({})", f.name(), args.join(", "))
         }
     };
     let atomic = level(e) == 12;

@@ -271,37 +271,6 @@ fn value(v: Value, span: Span) -> Ex {
     }
 }
 
-fn op_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "=",
-        BinOp::Ne => "!=",
-        BinOp::And => "&",
-        BinOp::Or => "|",
-        BinOp::Implies => "=>",
-        BinOp::Iff => "<=>",
-    }
-}
-
-fn func_name(f: Func) -> &'static str {
-    match f {
-        Func::Min => "min",
-        Func::Max => "max",
-        Func::Floor => "floor",
-        Func::Ceil => "ceil",
-        Func::Pow => "pow",
-        Func::Mod => "mod",
-        Func::Log => "log",
-    }
-}
-
 fn numeric_ty(a: Ty, b: Ty) -> Ty {
     if a == Ty::Int && b == Ty::Int {
         Ty::Int
@@ -746,7 +715,7 @@ fn ite(c: Ex, a: Ex, b: Ex, span: Span) -> Result<Ex> {
 
 #[inline(never)]
 fn binary(op: BinOp, a: Ex, b: Ex, span: Span) -> Result<Ex> {
-    let sym = op_symbol(op);
+    let sym = op.symbol();
     let operands = |want_bool: bool, says: &str| -> Result<()> {
         for (side, x) in [("left", &a), ("right", &b)] {
             if (x.ty == Ty::Bool) != want_bool {
@@ -800,7 +769,7 @@ fn binary(op: BinOp, a: Ex, b: Ex, span: Span) -> Result<Ex> {
 /// other means).
 #[inline(never)]
 fn arity(f: Func, count: usize, span: Span) -> Result<()> {
-    let name = func_name(f);
+    let name = f.name();
     let expected = match f {
         Func::Min | Func::Max => None,
         Func::Floor | Func::Ceil => Some(1),
@@ -824,7 +793,7 @@ fn arity(f: Func, count: usize, span: Span) -> Result<()> {
 
 #[inline(never)]
 fn call(f: Func, args: Vec<Ex>, span: Span) -> Result<Ex> {
-    let name = func_name(f);
+    let name = f.name();
     for (i, a) in args.iter().enumerate() {
         let bad = if f == Func::Mod {
             (a.ty != Ty::Int).then_some("takes int arguments")

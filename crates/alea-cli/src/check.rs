@@ -389,7 +389,8 @@ fn explore_model(
     let progress = |states: usize| bar.set_message(format!("exploring: {states} states"));
     let options = explore::Options {
         exact,
-        max_states: args.max_states,
+        // The engine numbers states below 2^30.
+        max_states: args.max_states.min((1 << 30) - 1),
         progress: Some(&progress),
         absorbing,
     };

@@ -18,11 +18,11 @@
 //! - [`choice_values`], [`choice_values_exact`]: every choice of a state, valued.
 //!
 //! How. A graph analysis first decides every state of probability 0 or 1 and of infinite
-//! expected reward ([`setup`]); the other states are solved component by component of
-//! the graph, in `f64` by sound interval iteration with end components collapsed
-//! ([`interval`]), exactly by solving the Markov chain of a strategy and improving the
-//! strategy until no choice is better ([`exact`]). Step-bounded properties take `k`
-//! steps of the Bellman operator ([`bounded`]).
+//! expected reward (module `setup`, over the searches of `graph`); the other states are
+//! solved component by component of the graph, in `f64` by sound interval iteration with
+//! end components collapsed (`interval`), exactly by solving the Markov chain of a
+//! strategy (`elim`) and improving the strategy until no choice is better (`exact`).
+//! Step-bounded properties take `k` steps of the Bellman operator (`bounded`).
 //!
 //! Every stored transition must have a positive probability, and every state a choice.
 

@@ -180,18 +180,22 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
     // Targets need no successors; leave them unexpanded unless a state beyond one may be
     // asked for (--at, --strategy) or no property is given (the model's size).
-    let mut asked = Vec::new();
-    for (props, scope) in sources.iter().zip(&scopes) {
-        for named in &props.file.properties {
-            asked.push((props, scope, &named.property));
-        }
-    }
+    let asked: Vec<(&Scope, &ast::Property)> = sources
+        .iter()
+        .zip(&scopes)
+        .flat_map(|(props, scope)| {
+            props
+                .file
+                .properties
+                .iter()
+                .map(move |n| (scope, &n.property))
+        })
+        .collect();
     let absorbing = if args.at.is_some() || args.strategy.is_some() || asked.is_empty() {
         None
     } else {
-        let pairs: Vec<_> = asked.iter().map(|(_, s, p)| (*s, *p)).collect();
         // An error in a property is reported by its own check, at its place.
-        check::absorbing(&pairs).unwrap_or_default()
+        check::absorbing(&asked).unwrap_or_default()
     };
     let explored = explore_model(&program, args, &model_src, absorbing.as_ref(), args.exact)?;
     let mut exact_model: Option<Option<Explored>> = None;

@@ -640,3 +640,92 @@ fn large_components_in_parallel_blocks() {
         }
     }
 }
+
+/// A slowly mixing random decision process on a ring of `n` states, with the target
+/// `n` and the trap `n + 1`: each choice steps left or right, now and then jumps, and
+/// leaves for the target or the trap with a few thousandths at most, so that the sweeps
+/// alone would need thousands of rounds. Some states may also move surely to a partner
+/// (end components, of reward 0 where the choice's reward is 0).
+fn slow_ring(rng: &mut ChaCha8Rng, n: u32) -> Spec {
+    let mut spec: Spec = Vec::new();
+    for s in 0..n {
+        let mut choices = Vec::new();
+        for _ in 0..rng.gen_range(1..=3) {
+            let mut w: std::collections::BTreeMap<u32, i64> = Default::default();
+            let to_target = rng.gen_range(0..=3);
+            let to_trap = rng.gen_range(0..=1);
+            let jump = rng.gen_range(0..=40);
+            let left = rng.gen_range(100..=500);
+            *w.entry(n).or_default() += to_target;
+            *w.entry(n + 1).or_default() += to_trap;
+            *w.entry(rng.gen_range(0..n)).or_default() += jump;
+            *w.entry((s + n - 1) % n).or_default() += left;
+            *w.entry((s + 1) % n).or_default() += 1000 - to_target - to_trap - jump - left;
+            choices.push(
+                w.into_iter()
+                    .filter(|&(_, k)| k > 0)
+                    .map(|(t, k)| (t, q(k, 1000)))
+                    .collect(),
+            );
+        }
+        if rng.gen_bool(0.15) {
+            choices.push(vec![((s ^ 1).min(n - 1), q(1, 1))]);
+        }
+        spec.push(choices);
+    }
+    spec.push(vec![vec![(n, q(1, 1))]]);
+    spec.push(vec![vec![(n + 1, q(1, 1))]]);
+    spec
+}
+
+/// On slowly mixing components the iteration starts from a guess (strategy iteration in
+/// `f64`) and certifies it: the values stay within their bounds of the exact ones, and
+/// the sweeps number tens, not thousands.
+#[test]
+fn slow_components_are_guessed_and_certified() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut sweeps = Vec::new();
+    for round in 0..12 {
+        let n = rng.gen_range(40..=160);
+        let spec = slow_ring(&mut rng, n);
+        let m = to_sparse(&spec);
+        let all = n as usize + 2;
+        let target: Vec<bool> = (0..all).map(|s| s == n as usize).collect();
+        let ends: Vec<bool> = (0..all).map(|s| s >= n as usize).collect();
+        let stay = vec![true; all];
+        let choice: Vec<i64> = (0..m.choice_count())
+            .map(|_| {
+                if rng.gen_bool(0.5) {
+                    0
+                } else {
+                    rng.gen_range(1..=3)
+                }
+            })
+            .collect();
+        let rewards = Rewards {
+            state: Vec::new(),
+            choice: choice.iter().map(|&r| r as f64).collect(),
+        };
+        let exact_rewards = ExactRewards {
+            state: Vec::new(),
+            choice: choice.iter().map(|&r| q(r, 1)).collect(),
+        };
+        for goal in GOALS {
+            let what = format!("round {round} until {goal:?}");
+            let want = until_exact(&m, goal, &stay, &target).unwrap().values;
+            let a = until(&m, goal, &stay, &target, 1e-9).unwrap();
+            check_f64(&what, &a, &want, 1e-9);
+            sweeps.push(a.sweeps);
+            let what = format!("round {round} reward {goal:?}");
+            let want = reach_reward_exact(&m, goal, &ends, &exact_rewards)
+                .unwrap()
+                .values;
+            let a = reach_reward(&m, goal, &ends, &rewards, 1e-9).unwrap();
+            check_f64(&what, &a, &want, 1e-9);
+            sweeps.push(a.sweeps);
+        }
+    }
+    sweeps.sort_unstable();
+    let median = sweeps[sweeps.len() / 2];
+    assert!(median <= 200, "median sweeps {median}: {sweeps:?}");
+}

@@ -1,6 +1,7 @@
-//! Exact solution of a Markov chain's linear system `x = b + A x` (one strongly connected
+//! Solution of a Markov chain's linear system `x = b + A x` (one strongly connected
 //! component: `A` substochastic and every state able to leave, so `I - A` is nonsingular)
-//! by eliminating the unknowns one at a time.
+//! by eliminating the unknowns one at a time, in exact rationals or in `f64` (a guess for
+//! the interval iteration to certify, see `interval`).
 //!
 //! Eliminating `i` solves its equation for `x_i` (dividing by `1 - a_ii`) and substitutes
 //! it into the equations that mention `x_i`, which may gain new terms (fill-in). The
@@ -9,6 +10,10 @@
 //! fractions stay as small as the chain allows. The next state to eliminate is the one of
 //! least (mentions x terms): the fill-in it can cause (Markowitz's rule). At the end the
 //! eliminated equations are solved back in reverse order.
+//!
+//! In `f64` the same steps are backward stable (no cancellation: every term is
+//! nonnegative), but a `1 - a_ii` near 0 (a strategy that hardly leaves) is refused, as is
+//! fill-in beyond a budget: the caller then iterates instead.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -17,12 +22,72 @@ use num_traits::{One, Signed, Zero};
 
 use crate::value::Exact;
 
-/// A sparse row: (column, coefficient), ascending by column, no column twice.
-pub(crate) type Row = Vec<(u32, Exact)>;
+/// The numbers the elimination works in.
+pub(crate) trait Field: Clone {
+    fn zero() -> Self;
+    /// `1 / (1 - self)`, when `1 - self` can be divided by.
+    fn leave(&self) -> Option<Self>;
+    fn times(&self, o: &Self) -> Self;
+    fn add(&mut self, o: Self);
+    fn scale(&mut self, by: &Self);
+}
 
-/// Solves `x = b + A x`, `A` given by its rows.
-pub(crate) fn solve(mut rows: Vec<Row>, mut b: Vec<Exact>) -> Vec<Exact> {
+impl Field for Exact {
+    fn zero() -> Self {
+        Zero::zero()
+    }
+    fn leave(&self) -> Option<Self> {
+        let keep = Exact::one() - self;
+        keep.is_positive().then(|| keep.recip())
+    }
+    fn times(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn add(&mut self, o: Self) {
+        *self += o;
+    }
+    fn scale(&mut self, by: &Self) {
+        *self *= by;
+    }
+}
+
+/// Below this, `1 - a_ii` in `f64` is taken for a strategy that never leaves: the
+/// rounding of the sums that made `a_ii` is about 1e-16.
+const LEAST_LEAVING: f64 = 1e-12;
+
+impl Field for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn leave(&self) -> Option<Self> {
+        let keep = 1.0 - self;
+        (keep > LEAST_LEAVING).then(|| 1.0 / keep)
+    }
+    fn times(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn add(&mut self, o: Self) {
+        *self += o;
+    }
+    fn scale(&mut self, by: &Self) {
+        *self *= by;
+    }
+}
+
+/// A sparse row: (column, coefficient), ascending by column, no column twice.
+pub(crate) type Row<T = Exact> = Vec<(u32, T)>;
+
+/// Solves `x = b + A x`, `A` given by its rows; `None` when a state cannot leave what
+/// is left of the system, when the rows would hold more than `budget` coefficients, or
+/// when the coefficients written would exceed `work` (which counts them down).
+pub(crate) fn solve<T: Field>(
+    mut rows: Vec<Row<T>>,
+    mut b: Vec<T>,
+    budget: usize,
+    work: &mut u64,
+) -> Option<Vec<T>> {
     let n = rows.len();
+    let mut held: usize = rows.iter().map(Vec::len).sum();
     // Who mentions each unknown (with repeats and stale entries, cleaned when used).
     let mut mentions: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (i, row) in rows.iter().enumerate() {
@@ -32,7 +97,7 @@ pub(crate) fn solve(mut rows: Vec<Row>, mut b: Vec<Exact>) -> Vec<Exact> {
             }
         }
     }
-    let cost = |rows: &[Row], mentions: &[Vec<u32>], i: usize| {
+    let cost = |rows: &[Row<T>], mentions: &[Vec<u32>], i: usize| {
         mentions[i].len() as u64 * rows[i].len() as u64
     };
     let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..n)
@@ -52,17 +117,11 @@ pub(crate) fn solve(mut rows: Vec<Row>, mut b: Vec<Exact>) -> Vec<Exact> {
         }
         let mut row = std::mem::take(&mut rows[i]);
         if let Ok(k) = row.binary_search_by_key(&(i as u32), |e| e.0) {
-            let a = row.remove(k).1;
-            let keep = Exact::one() - a;
-            assert!(
-                keep.is_positive(),
-                "a component of the chain never leaves itself"
-            );
-            let inv = keep.recip();
+            let inv = row.remove(k).1.leave()?;
             for e in &mut row {
-                e.1 *= &inv;
+                e.1.scale(&inv);
             }
-            b[i] *= &inv;
+            b[i].scale(&inv);
         }
         let mut users = std::mem::take(&mut mentions[i]);
         users.sort_unstable();
@@ -76,14 +135,20 @@ pub(crate) fn solve(mut rows: Vec<Row>, mut b: Vec<Exact>) -> Vec<Exact> {
                 continue;
             };
             let a = rows[u].remove(k).1;
-            let add = &a * &b[i];
-            b[u] += add;
+            let add = a.times(&b[i]);
+            b[u].add(add);
             let old = std::mem::take(&mut rows[u]);
+            held -= old.len() + 1;
             rows[u] = merge(old, &row, &a, |j| {
                 if j as usize != u {
                     mentions[j as usize].push(u as u32);
                 }
             });
+            held += rows[u].len();
+            *work = work.checked_sub(rows[u].len() as u64 + 1)?;
+            if held > budget {
+                return None;
+            }
             heap.push(Reverse((cost(&rows, &mentions, u), u as u32)));
         }
         for &(j, _) in &row {
@@ -93,21 +158,21 @@ pub(crate) fn solve(mut rows: Vec<Row>, mut b: Vec<Exact>) -> Vec<Exact> {
         done[i] = true;
         order.push(i as u32);
     }
-    let mut x = vec![Exact::zero(); n];
+    let mut x = vec![T::zero(); n];
     for &i in order.iter().rev() {
         let i = i as usize;
         let mut v = b[i].clone();
         for (j, a) in &rows[i] {
-            v += a * &x[*j as usize];
+            v.add(a.times(&x[*j as usize]));
         }
         x[i] = v;
     }
-    x
+    Some(x)
 }
 
 /// `old + a * add`, both ascending by column; `fresh(j)` hears of each column new to
 /// `old`.
-fn merge(old: Row, add: &Row, a: &Exact, mut fresh: impl FnMut(u32)) -> Row {
+fn merge<T: Field>(old: Row<T>, add: &Row<T>, a: &T, mut fresh: impl FnMut(u32)) -> Row<T> {
     let mut out = Vec::with_capacity(old.len() + add.len());
     let mut old = old.into_iter().peekable();
     for (j, v) in add {
@@ -118,11 +183,12 @@ fn merge(old: Row, add: &Row, a: &Exact, mut fresh: impl FnMut(u32)) -> Row {
                 break;
             }
         }
-        let scaled = a * v;
+        let scaled = a.times(v);
         match old.peek() {
             Some((k, _)) if k == j => {
-                let (k, w) = old.next().expect("peeked");
-                out.push((k, w + scaled));
+                let (k, mut w) = old.next().expect("peeked");
+                w.add(scaled);
+                out.push((k, w));
             }
             _ => {
                 fresh(*j);
@@ -151,7 +217,8 @@ mod tests {
             vec![(0, q(1, 3)), (2, q(1, 3))],
         ];
         let b = vec![q(1, 2), q(0, 1), q(1, 3)];
-        let x = solve(rows.clone(), b.clone());
+        let x = solve(rows.clone(), b.clone(), usize::MAX, &mut { u64::MAX })
+            .expect("the chain leaves");
         for (i, row) in rows.iter().enumerate() {
             let mut v = b[i].clone();
             for (j, a) in row {

@@ -285,7 +285,8 @@ fn solve_chain(
             rows.push(row);
             b.push(constant);
         }
-        let x = elim::solve(rows, b);
+        let x = elim::solve(rows, b, usize::MAX, &mut { u64::MAX })
+            .expect("a component of the chosen chain leaves itself (the strategy is proper)");
         for (&s, v) in states.iter().zip(x) {
             value[s as usize] = Some(v);
             local[s as usize] = NONE;

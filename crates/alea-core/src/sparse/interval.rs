@@ -29,6 +29,21 @@
 //! The quotient has no end component (no reward-0 one for rewards), so the operator has
 //! one fixed point and the upper bounds converge too.
 //!
+//! Guesses. A component whose bounds have not met after [`GUESS_AFTER`] sweeps (the
+//! process wanders in it long before leaving) is given a guess at its values (strategy
+//! iteration in `f64`, module `policy`), and both bounds restart just below and just above
+//! it. Each side is first tested: swept with replacement until a sweep lowers no lower
+//! bound (then `l <= B(l)`) and one raises no upper bound (`B(u) <= u`). A point with
+//! `B(u) <= u` lies above the least fixed point, as for the rewards above. A point with
+//! `l <= B(l)` lies below every fixed point that the iterates of `B` from `l` reach; here
+//! `B` has only one, reached from anywhere, because the graph analysis leaves no end
+//! component among the open states except those collapsed (the least probability: a state
+//! that can stay away from the target forever is worth 0; the greatest reward: one that
+//! can miss the target is worth infinity; the least reward: every remaining end component
+//! costs a positive reward each time round, so that a strategy that stays has an infinite
+//! cost). A guess refused within [`CERTIFY_SWEEPS`] leaves the bounds as they were, and the
+//! next is tried after four times as many sweeps.
+//!
 //! Self-loops. A choice whose transitions partly stay in its own node is solved in
 //! closed form: taken until it leaves, it is worth `(reward + sum of p * v over the
 //! leaving transitions) / (probability of leaving)`. The operator with these closed forms
@@ -47,6 +62,13 @@ use crate::error::{Error, Result};
 use crate::stochastic::components::components;
 use rayon::prelude::*;
 
+/// Sweeps of a component after which, if its bounds have not met, a guess is tried.
+const GUESS_AFTER: u64 = 32;
+/// How many times the sweeps made the sweeps still needed must be for a guess.
+const SLOW: f64 = 16.0;
+/// Sweeps that test a guess before it is given up.
+const CERTIFY_SWEEPS: u64 = 64;
+
 /// Sweeps over one component before it is given up on.
 pub(crate) const MAX_SWEEPS: u64 = 1_000_000;
 
@@ -54,10 +76,10 @@ pub(crate) const MAX_SWEEPS: u64 = 1_000_000;
 pub(crate) const UNIT: f64 = f64::EPSILON / 2.0;
 
 /// Marks a node that is a collapsed end component (its number in the low bits).
-const COLLAPSED: u32 = 1 << 31;
+pub(super) const COLLAPSED: u32 = 1 << 31;
 /// Marks a state with a choice that may stay in it: its value needs the closed form
 /// (the other states take a leaner path).
-const TANGLED: u32 = 1 << 30;
+pub(super) const TANGLED: u32 = 1 << 30;
 
 /// The smallest precision asked of the iteration: below it, rounding keeps the bounds
 /// apart on most models.
@@ -166,6 +188,7 @@ pub(crate) fn solve(
         iterated_above[k] = above;
     }
     let mut nodes: Vec<u32> = Vec::new();
+    let mut local = vec![NONE; n];
     let mut sweeps = 0;
     for (k, &upstream) in iterated_above.iter().enumerate() {
         nodes.clear();
@@ -191,8 +214,10 @@ pub(crate) fn solve(
         nodes.sort_unstable_by_key(|&v| solver.first(v));
         let mut done = 0;
         let met = match setup.kind {
-            Kind::Until => solver.until_component(&nodes, &mut x, upstream, &mut done),
-            Kind::Reward => solver.reward_component(&nodes, &mut x, upstream, &mut done),
+            Kind::Until => solver.until_component(&nodes, &mut x, &mut local, upstream, &mut done),
+            Kind::Reward => {
+                solver.reward_component(&nodes, &mut x, &mut local, upstream, &mut done)
+            }
         };
         sweeps += done;
         if !met && strict {
@@ -264,10 +289,16 @@ struct Sweep {
     worst: f64,
     /// The largest rise of a lower bound, relative above 1.
     moved: f64,
+    /// The largest rise of a lower bound, and the largest lower bound (expected rewards
+    /// only): how fast the sweeps go, whatever the scale.
+    rise: f64,
+    top: f64,
     /// Whether any bound changed.
     changed: bool,
     /// Verifying: whether an upper bound rose.
     rose: bool,
+    /// Verifying: whether a lower bound fell.
+    fell: bool,
     /// Verifying: whether an upper bound fell below the lower one.
     crossed: bool,
 }
@@ -276,9 +307,81 @@ impl Sweep {
     fn merge(&mut self, o: Sweep) {
         self.worst = self.worst.max(o.worst);
         self.moved = self.moved.max(o.moved);
+        self.rise = self.rise.max(o.rise);
+        self.top = self.top.max(o.top);
         self.changed |= o.changed;
         self.rose |= o.rose;
+        self.fell |= o.fell;
         self.crossed |= o.crossed;
+    }
+}
+
+/// The sides of the bounds a sweep tests as guesses (replacing them) rather than
+/// tightens.
+#[derive(Clone, Copy)]
+struct Verify {
+    lo: bool,
+    hi: bool,
+}
+
+impl Verify {
+    const NONE: Verify = Verify {
+        lo: false,
+        hi: false,
+    };
+    const UPPER: Verify = Verify {
+        lo: false,
+        hi: true,
+    };
+}
+
+/// When a guess is tried: after [`GUESS_AFTER`] sweeps, then after four times as many
+/// each time, and only if the sweeps look slow: at the pace of the last half of them, the
+/// measure watched (the worst gap, or the largest rise of a lower bound) would take more
+/// than [`SLOW`] times the sweeps made so far to come down to where it should be. (A
+/// guess may cost as much as many sweeps; on a component that is soon done, it would only
+/// add its cost. The pace usually quickens, so the estimate is taken with a margin.)
+struct Pace {
+    next: u64,
+    /// The sweep (at least halfway to `next`) at which the measure was noted, and it.
+    then: Option<(u64, f64)>,
+}
+
+impl Pace {
+    fn new() -> Self {
+        Pace {
+            next: GUESS_AFTER,
+            then: None,
+        }
+    }
+
+    fn stop(&mut self) {
+        self.next = u64::MAX;
+    }
+
+    /// Whether a guess should be tried after sweep `done`, the measure now `now` and to
+    /// come down to `goal`: the sweeps still needed, if so. (Sweeps are counted by more
+    /// than one at a time where guesses are tested.)
+    fn due(&mut self, done: u64, now: f64, goal: f64) -> Option<f64> {
+        if self.then.is_none() && done >= self.next / 2 {
+            self.then = Some((done, now));
+        }
+        if done < self.next {
+            return None;
+        }
+        let (at, then) = self.then.take()?;
+        self.next = done.saturating_mul(4);
+        if now <= goal {
+            return None;
+        }
+        // No pace at all: the sweeps have far to go (a lower bound of an expected reward
+        // that rises by as much each sweep, say).
+        if now >= then {
+            return Some(SLOW * SLOW * done as f64);
+        }
+        // The measure shrinks by a factor `then / now` every `done - at` sweeps.
+        let needed = (now / goal).ln() / (then / now).ln() * (done - at) as f64;
+        (needed > SLOW * done as f64).then_some(needed)
     }
 }
 
@@ -390,12 +493,12 @@ fn fmin(a: f64, b: f64) -> f64 {
     }
 }
 
-struct Solver<'a> {
-    m: &'a Sparse,
-    g: &'a Graph<'a>,
-    goal: Goal,
+pub(super) struct Solver<'a> {
+    pub(super) m: &'a Sparse,
+    pub(super) g: &'a Graph<'a>,
+    pub(super) goal: Goal,
     kind: Kind,
-    rew: &'a [f64],
+    pub(super) rew: &'a [f64],
     ecs: Option<EndComponents>,
     /// How far apart the bounds may end (relative above 1): a little under twice the
     /// precision, leaving room for the midpoint's rounding.
@@ -412,13 +515,13 @@ impl Solver<'_> {
         }
     }
 
-    fn members(&self, e: u32) -> &[u32] {
+    pub(super) fn members(&self, e: u32) -> &[u32] {
         self.ecs.as_ref().expect("collapsed nodes exist").get(e)
     }
 
     /// The state whose bounds stand for a node.
     #[inline]
-    fn first(&self, node: u32) -> u32 {
+    pub(super) fn first(&self, node: u32) -> u32 {
         if node & COLLAPSED != 0 {
             self.members(node & !COLLAPSED)[0]
         } else {
@@ -608,33 +711,38 @@ impl Solver<'_> {
         }
     }
 
-    /// One Gauss-Seidel sweep of both bounds over a component. Without `verify`, each new
-    /// bound is kept only where it is tighter; with it, the new upper bounds replace the
-    /// old ones (a guess being tested).
+    /// One Gauss-Seidel sweep of both bounds over a component. Each new bound is kept only
+    /// where it is tighter, except on a side that `verify` names: there the new bounds
+    /// replace the old ones (a guess being tested).
     ///
     /// A sweep runs from the highest-numbered state down. A model explored breadth first
     /// numbers most successors after their predecessors, so a backward sweep carries
     /// values from successors to predecessors along whole paths at once, as an order of
     /// the graph would (on such models several times fewer sweeps than forward, or than
     /// alternating directions).
-    fn sweep<const R: bool>(&self, plan: &mut Plan, x: &mut [[f64; 2]], verify: bool) -> Sweep {
-        match (self.goal, verify) {
-            (Goal::Max, false) => self.sweep_as::<R, true, false>(plan, x),
-            (Goal::Max, true) => self.sweep_as::<R, true, true>(plan, x),
-            (Goal::Min, false) => self.sweep_as::<R, false, false>(plan, x),
-            (Goal::Min, true) => self.sweep_as::<R, false, true>(plan, x),
+    fn sweep<const R: bool>(&self, plan: &mut Plan, x: &mut [[f64; 2]], verify: Verify) -> Sweep {
+        let Verify { lo, hi } = verify;
+        match (self.goal == Goal::Max, lo, hi) {
+            (true, false, false) => self.sweep_as::<R, true, false, false>(plan, x),
+            (true, false, true) => self.sweep_as::<R, true, false, true>(plan, x),
+            (true, true, false) => self.sweep_as::<R, true, true, false>(plan, x),
+            (true, true, true) => self.sweep_as::<R, true, true, true>(plan, x),
+            (false, false, false) => self.sweep_as::<R, false, false, false>(plan, x),
+            (false, false, true) => self.sweep_as::<R, false, false, true>(plan, x),
+            (false, true, false) => self.sweep_as::<R, false, true, false>(plan, x),
+            (false, true, true) => self.sweep_as::<R, false, true, true>(plan, x),
         }
     }
 
-    /// [`Solver::sweep`] for one goal (`MAX`) and mode (`VERIFY`), fixed at compile time
-    /// so that the hot loop tests neither.
-    fn sweep_as<const R: bool, const MAX: bool, const VERIFY: bool>(
+    /// [`Solver::sweep`] for one goal (`MAX`) and mode (`VL`, `VH`: the sides verified),
+    /// fixed at compile time so that the hot loop tests none of them.
+    fn sweep_as<const R: bool, const MAX: bool, const VL: bool, const VH: bool>(
         &self,
         plan: &mut Plan,
         x: &mut [[f64; 2]],
     ) -> Sweep {
         match plan {
-            Plan::Serial(nodes) => self.serial::<R, MAX, VERIFY>(nodes, x),
+            Plan::Serial(nodes) => self.serial::<R, MAX, VL, VH>(nodes, x),
             Plan::Blocks {
                 singles,
                 collapsed,
@@ -649,7 +757,7 @@ impl Solver<'_> {
                         let last = self.first(block[block.len() - 1]);
                         own.clear();
                         own.extend_from_slice(&shared[first as usize..=last as usize]);
-                        self.block::<R, MAX, VERIFY>(block, shared, own, first)
+                        self.block::<R, MAX, VL, VH>(block, shared, own, first)
                     })
                     .collect();
                 let mut st = Sweep::default();
@@ -660,7 +768,7 @@ impl Solver<'_> {
                 for part in parts {
                     st.merge(part);
                 }
-                st.merge(self.serial::<R, MAX, VERIFY>(collapsed, x));
+                st.merge(self.serial::<R, MAX, VL, VH>(collapsed, x));
                 st
             }
         }
@@ -668,25 +776,34 @@ impl Solver<'_> {
 
     /// The new bounds of a node from the computed `v` and the old ones.
     #[inline(always)]
-    fn update<const R: bool, const VERIFY: bool>(
+    fn update<const R: bool, const VL: bool, const VH: bool>(
         &self,
         st: &mut Sweep,
         [l, h]: [f64; 2],
         [ol, oh]: [f64; 2],
     ) -> [f64; 2] {
-        let lo = fmax(l, ol);
-        let hi = if VERIFY {
+        let lo = if VL {
+            st.fell |= l < ol;
+            l
+        } else {
+            fmax(l, ol)
+        };
+        let hi = if VH {
             st.rose |= h > oh;
-            st.crossed |= h < lo;
             h
         } else {
             fmin(h, oh)
         };
+        if VL || VH {
+            st.crossed |= hi < lo;
+        }
         st.changed |= (lo != ol) | (hi != oh);
         // Probabilities are at most 1: their gaps are absolute.
         if R {
             let scale = fmax(lo, 1.0);
             st.moved = fmax(st.moved, (lo - ol) / scale);
+            st.rise = fmax(st.rise, lo - ol);
+            st.top = fmax(st.top, lo);
             st.worst = fmax(st.worst, (hi - lo) / scale);
         } else {
             st.worst = fmax(st.worst, hi - lo);
@@ -697,7 +814,7 @@ impl Solver<'_> {
     // The statistics live in locals: the loop is bound by the instructions each node
     // takes and by the latency of the successors' bounds, and the leaner the body, the
     // more of those reads the processor keeps in flight.
-    fn serial<const R: bool, const MAX: bool, const VERIFY: bool>(
+    fn serial<const R: bool, const MAX: bool, const VL: bool, const VH: bool>(
         &self,
         nodes: &[u32],
         x: &mut [[f64; 2]],
@@ -707,14 +824,14 @@ impl Solver<'_> {
             if node & (COLLAPSED | TANGLED) == 0 {
                 let v = self.lean::<R, MAX, _>(node, &*x);
                 let s = node as usize;
-                x[s] = self.update::<R, VERIFY>(&mut st, v, x[s]);
+                x[s] = self.update::<R, VL, VH>(&mut st, v, x[s]);
                 continue;
             }
             let Some(v) = self.node::<R, _>(node, &*x) else {
                 continue;
             };
             let old = x[self.first(node) as usize];
-            let new = self.update::<R, VERIFY>(&mut st, v, old);
+            let new = self.update::<R, VL, VH>(&mut st, v, old);
             self.write(node, x, new);
         }
         st
@@ -722,7 +839,7 @@ impl Solver<'_> {
 
     /// One block of a parallel sweep: single states only, within `own`, the window of
     /// the bounds from state `first` on.
-    fn block<const R: bool, const MAX: bool, const VERIFY: bool>(
+    fn block<const R: bool, const MAX: bool, const VL: bool, const VH: bool>(
         &self,
         block: &[u32],
         x: &[[f64; 2]],
@@ -745,9 +862,58 @@ impl Solver<'_> {
                 }
             };
             let k = ((node & !TANGLED) - first) as usize;
-            own[k] = self.update::<R, VERIFY>(&mut st, v, own[k]);
+            own[k] = self.update::<R, VL, VH>(&mut st, v, own[k]);
         }
         st
+    }
+
+    /// Tries a guess at the values of a component (see [`Solver::guess`]) as the start of
+    /// both bounds: a little below it and a little above, within the gap that `enough`
+    /// allows. Each side is swept as a guess (replaced) until a sweep lowers no lower
+    /// bound, which makes them lower bounds, and one raises no upper bound, which makes
+    /// them upper bounds (see the module's comment); then it is tightened as usual.
+    /// Whether both sides held within [`CERTIFY_SWEEPS`]; if not, the bounds are put back
+    /// as they were. `needed` is the sweeps that the guess may save (see [`Pace`]).
+    fn certify<const R: bool>(
+        &self,
+        nodes: &[u32],
+        plan: &mut Plan,
+        x: &mut [[f64; 2]],
+        local: &mut [u32],
+        (enough, needed): (f64, f64),
+        done: &mut u64,
+    ) -> bool {
+        let Some(v) = self.guess::<R>(nodes, x, local, needed) else {
+            return false;
+        };
+        let saved: Vec<[f64; 2]> = nodes
+            .iter()
+            .map(|&node| x[self.first(node) as usize])
+            .collect();
+        let margin = enough * self.tol / 4.0;
+        for ((&node, &v), &[lo, hi]) in nodes.iter().zip(&v).zip(&saved) {
+            let d = if R { margin * v.abs().max(1.0) } else { margin };
+            let top = if R { f64::INFINITY } else { 1.0 };
+            let guess = [fmax(v - d, lo).max(0.0), fmin(fmin(v + d, hi), top)];
+            self.write(node, x, guess);
+        }
+        let mut verify = Verify { lo: true, hi: true };
+        for _ in 0..CERTIFY_SWEEPS {
+            let st = self.sweep::<R>(plan, x, verify);
+            *done += 1;
+            if st.crossed {
+                break;
+            }
+            verify.lo &= st.fell;
+            verify.hi &= st.rose;
+            if !verify.lo && !verify.hi {
+                return true;
+            }
+        }
+        for (&node, &old) in nodes.iter().zip(&saved) {
+            self.write(node, x, old);
+        }
+        false
     }
 
     /// A cyclic component of a probability; whether its bounds met.
@@ -755,13 +921,15 @@ impl Solver<'_> {
         &self,
         nodes: &[u32],
         x: &mut [[f64; 2]],
+        local: &mut [u32],
         upstream: bool,
         done: &mut u64,
     ) -> bool {
         let mut settle = Settle::new(upstream);
         let mut plan = self.plan(nodes);
+        let mut pace = Pace::new();
         while *done < MAX_SWEEPS {
-            let st = self.sweep::<false>(&mut plan, x, false);
+            let st = self.sweep::<false>(&mut plan, x, Verify::NONE);
             *done += 1;
             if settle.done(st.worst / self.tol) {
                 return true;
@@ -770,6 +938,12 @@ impl Solver<'_> {
             // bounds where they are.
             if !st.changed {
                 return st.worst <= self.tol;
+            }
+            if let Some(needed) = pace.due(*done, st.worst / self.tol, settle.enough) {
+                if self.certify::<false>(nodes, &mut plan, x, local, (settle.enough, needed), done)
+                {
+                    pace.stop();
+                }
             }
         }
         false
@@ -783,6 +957,7 @@ impl Solver<'_> {
         &self,
         nodes: &[u32],
         x: &mut [[f64; 2]],
+        local: &mut [u32],
         upstream: bool,
         done: &mut u64,
     ) -> bool {
@@ -791,8 +966,9 @@ impl Solver<'_> {
         let mut window = 16u64;
         let mut certified = false;
         let mut plan = self.plan(nodes);
+        let mut pace = Pace::new();
         while *done < MAX_SWEEPS {
-            let st = self.sweep::<true>(&mut plan, x, false);
+            let st = self.sweep::<true>(&mut plan, x, Verify::NONE);
             *done += 1;
             if certified {
                 if settle.done(st.worst / self.tol) {
@@ -803,6 +979,14 @@ impl Solver<'_> {
                 }
                 continue;
             }
+            // The pace of the lower bounds: how fast their rises shrink (a relative rise
+            // would shrink while the bounds grow, fast as they may still have far to go).
+            if let Some(needed) = pace.due(*done, st.rise, settled * st.top.max(1.0)) {
+                if self.certify::<true>(nodes, &mut plan, x, local, (settle.enough, needed), done) {
+                    certified = true;
+                    continue;
+                }
+            }
             if st.moved > settled && st.changed {
                 continue;
             }
@@ -812,7 +996,7 @@ impl Solver<'_> {
             }
             let mut tried = 0;
             while tried < window && *done < MAX_SWEEPS {
-                let st = self.sweep::<true>(&mut plan, x, true);
+                let st = self.sweep::<true>(&mut plan, x, Verify::UPPER);
                 *done += 1;
                 tried += 1;
                 if st.crossed {

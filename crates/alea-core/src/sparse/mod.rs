@@ -31,6 +31,7 @@ mod elim;
 mod exact;
 mod graph;
 mod interval;
+mod policy;
 mod setup;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,313 @@
+//! A fast guess at the values of a cyclic component, for the interval iteration to
+//! certify: strategy iteration in `f64`, each strategy's Markov chain solved by
+//! elimination (`elim`).
+//!
+//! Why. On a component where the process wanders long before it leaves (a random walk
+//! over a counter, say), the sweeps of the interval iteration close the bounds by a
+//! constant factor each, thousands of sweeps; the elimination solves the same chain in
+//! about the time of a few sweeps. Nothing here has to be right: the guess is only where
+//! the certifying sweeps start (see `interval`), and a guess that is refused, or no guess
+//! at all (fill-in over budget, a strategy that hardly leaves), leaves the iteration to
+//! go on as it would have.
+
+use super::elim::{self, Row};
+use super::graph::NONE;
+use super::interval::{Solver, COLLAPSED, TANGLED};
+use super::Goal;
+
+/// Strategy evaluations tried before the last one's values are taken as they are.
+const ROUNDS: usize = 16;
+/// Sweeps of improvement after each evaluation.
+const IMPROVE: usize = 8;
+
+/// A choice switches only when it is better than the current one by more than this
+/// (relative above 1): closer, the two differ by rounding alone, and switching back and
+/// forth would never end.
+const SWITCH: f64 = 1e-13;
+
+/// The elimination may hold this many coefficients per coefficient of the chain (and a
+/// fixed allowance) before the guess is given up: the chains of a component seldom fill
+/// in much (some 1.5 times on the benchmark models), and the budget bounds the memory
+/// that a guess may take to a few times the component's own.
+const FILL: usize = 4;
+const FILL_BASE: usize = 1 << 16;
+
+/// Coefficients written by the elimination, or transitions read by an improving sweep,
+/// that cost as much as a sweep reads of one transition, about: the elimination's
+/// coefficients go through sorted merges and fresh rows (measured some 30 times slower),
+/// and the budget leaves room for the guess to fail.
+const WORK: f64 = 64.0;
+
+impl Solver<'_> {
+    /// An estimate of the value of each of `nodes` (one cyclic component, every node
+    /// after the components it leads to in `x`), or `None`; `sweeps` is what the guess
+    /// may cost, in sweeps over the component (see [`WORK`]). `local` is [`NONE`] for
+    /// every state, and is left so.
+    pub(super) fn guess<const R: bool>(
+        &self,
+        nodes: &[u32],
+        x: &[[f64; 2]],
+        local: &mut [u32],
+        sweeps: f64,
+    ) -> Option<Vec<f64>> {
+        let mut size = 0;
+        for (i, &node) in nodes.iter().enumerate() {
+            self.for_members(node, |s| local[s as usize] = i as u32);
+            self.for_choices(node, |c| size += self.m.transitions_of(c).len());
+        }
+        let work = (sweeps * size as f64 / WORK) as u64;
+        let v = self.iterate::<R>(nodes, x, local, size as u64, work);
+        for &node in nodes {
+            self.for_members(node, |s| local[s as usize] = NONE);
+        }
+        v
+    }
+
+    fn for_members(&self, node: u32, mut f: impl FnMut(u32)) {
+        if node & COLLAPSED == 0 {
+            f(node & !TANGLED);
+        } else {
+            for &s in self.members(node & !COLLAPSED) {
+                f(s);
+            }
+        }
+    }
+
+    fn for_choices(&self, node: u32, mut f: impl FnMut(usize)) {
+        self.for_members(node, |s| self.m.choices_of(s as usize).for_each(&mut f));
+    }
+
+    /// The value of choice `c` of node `i`: its reward and its successors' values `v`
+    /// (in the component) or midpoints (outside it), those staying in the node solved in
+    /// closed form; `None` when it cannot be taken.
+    fn value_of<const R: bool>(
+        &self,
+        c: usize,
+        i: u32,
+        v: &[f64],
+        x: &[[f64; 2]],
+        local: &[u32],
+    ) -> Option<f64> {
+        let m = self.m;
+        let mut sum = if R { self.rew[c] } else { 0.0 };
+        let mut out = 0.0;
+        for t in m.transitions_of(c) {
+            let j = m.to[t] as usize;
+            let p = m.prob[t];
+            match local[j] {
+                k if k == i => continue,
+                NONE => sum += p * outside(x[j])?,
+                k => sum += p * v[k as usize],
+            }
+            out += p;
+        }
+        (out > 0.0).then(|| sum / out)
+    }
+
+    fn better(&self, a: f64, b: f64) -> bool {
+        match self.goal {
+            Goal::Max => a > b,
+            Goal::Min => a < b,
+        }
+    }
+
+    /// Strategy iteration, `work` counting down the coefficients that the eliminations
+    /// write and the transitions that the improving sweeps read (`size` each).
+    fn iterate<const R: bool>(
+        &self,
+        nodes: &[u32],
+        x: &[[f64; 2]],
+        local: &[u32],
+        size: u64,
+        mut work: u64,
+    ) -> Option<Vec<f64>> {
+        let n = nodes.len();
+        // The values the first strategy is read off: the midpoints (the lower bounds while
+        // the upper are unknown).
+        let mut v: Vec<f64> = nodes
+            .iter()
+            .map(|&node| outside(x[self.first(node) as usize]).unwrap_or(f64::INFINITY))
+            .collect();
+        let mut sel = vec![usize::MAX; n];
+        for (i, &node) in nodes.iter().enumerate() {
+            let mut best = None;
+            self.for_choices(node, |c| {
+                if let Some(q) = self.value_of::<R>(c, i as u32, &v, x, local) {
+                    if best.is_none_or(|(b, _)| self.better(q, b)) {
+                        best = Some((q, c));
+                    }
+                }
+            });
+            sel[i] = best?.1;
+        }
+        self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
+        for _ in 0..ROUNDS {
+            v = self.evaluate::<R>(nodes, x, local, &sel, &mut work)?;
+            // Improve with sweeps of the Bellman operator from the strategy's values, in
+            // place and from the highest-numbered node down as the interval iteration
+            // sweeps: a better choice found at one node raises (or lowers) its value at
+            // once, and its predecessors switch in the same sweep rather than one
+            // evaluation later.
+            let mut switched = false;
+            for k in 0..IMPROVE {
+                work = work.checked_sub(size)?;
+                let mut moved = false;
+                for (i, &node) in nodes.iter().enumerate().rev() {
+                    let current = self
+                        .value_of::<R>(sel[i], i as u32, &v, x, local)
+                        .unwrap_or(v[i]);
+                    let slack = SWITCH * current.abs().max(1.0);
+                    let mut best = (current, sel[i]);
+                    self.for_choices(node, |c| {
+                        if let Some(q) = self.value_of::<R>(c, i as u32, &v, x, local) {
+                            let beats = match self.goal {
+                                Goal::Max => q > best.0 + slack,
+                                Goal::Min => q < best.0 - slack,
+                            };
+                            if beats {
+                                best = (q, c);
+                            }
+                        }
+                    });
+                    if best.1 != sel[i] {
+                        sel[i] = best.1;
+                        moved = true;
+                    }
+                    v[i] = best.0;
+                }
+                switched |= moved;
+                if !moved && k == 0 {
+                    break;
+                }
+            }
+            if !switched {
+                break;
+            }
+            // A switch never makes a strategy stay forever in exact arithmetic; in
+            // floating point, make sure.
+            self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
+        }
+        Some(v)
+    }
+
+    /// Makes every node of the strategy `sel` leave the component with probability 1: a
+    /// search back from the exits along the chosen choices finds the nodes that can; each
+    /// other node takes a choice toward one of those (the search then goes on from it).
+    /// `None` if some node cannot leave at all.
+    fn make_leave<const R: bool>(
+        &self,
+        nodes: &[u32],
+        x: &[[f64; 2]],
+        local: &[u32],
+        sel: &mut [usize],
+        v: &[f64],
+    ) -> Option<()> {
+        let m = self.m;
+        let g = self.g;
+        let n = nodes.len();
+        let exits = |c: usize, i: u32| {
+            m.to[m.transitions_of(c)]
+                .iter()
+                .any(|&j| local[j as usize] == NONE)
+                && self.value_of::<R>(c, i, v, x, local).is_some()
+        };
+        let mut good = vec![false; n];
+        let mut stack: Vec<u32> = Vec::new();
+        for i in 0..n {
+            if exits(sel[i], i as u32) {
+                good[i] = true;
+                stack.push(i as u32);
+            }
+        }
+        // Along the chosen choices first; then, from every node found, any choice.
+        for pass in 0..2 {
+            if pass == 1 {
+                stack.extend((0..n as u32).filter(|&i| good[i as usize]));
+            }
+            while let Some(w) = stack.pop() {
+                self.for_members(nodes[w as usize], |s| {
+                    for &c in g.preds(s as usize) {
+                        let c = c as usize;
+                        let u = local[g.owner[c] as usize];
+                        if u == NONE || u == w || good[u as usize] {
+                            continue;
+                        }
+                        let ok = if pass == 0 {
+                            sel[u as usize] == c
+                        } else {
+                            self.value_of::<R>(c, u, v, x, local).is_some()
+                        };
+                        if ok {
+                            sel[u as usize] = c;
+                            good[u as usize] = true;
+                            stack.push(u);
+                        }
+                    }
+                });
+            }
+        }
+        good.iter().all(|&b| b).then_some(())
+    }
+
+    /// The values of the strategy `sel` on the component: its chain's linear system, by
+    /// elimination.
+    fn evaluate<const R: bool>(
+        &self,
+        nodes: &[u32],
+        x: &[[f64; 2]],
+        local: &[u32],
+        sel: &[usize],
+        work: &mut u64,
+    ) -> Option<Vec<f64>> {
+        let m = self.m;
+        let mut rows: Vec<Row<f64>> = Vec::with_capacity(nodes.len());
+        let mut b: Vec<f64> = Vec::with_capacity(nodes.len());
+        let mut held = 0;
+        for (i, &c) in sel.iter().enumerate() {
+            let mut constant = if R { self.rew[c] } else { 0.0 };
+            let mut out = 0.0;
+            let mut row: Row<f64> = Vec::new();
+            for t in m.transitions_of(c) {
+                let j = m.to[t] as usize;
+                let p = m.prob[t];
+                match local[j] {
+                    k if k == i as u32 => continue,
+                    NONE => constant += p * outside(x[j])?,
+                    k => row.push((k, p)),
+                }
+                out += p;
+            }
+            if out <= 0.0 {
+                return None;
+            }
+            for e in &mut row {
+                e.1 /= out;
+            }
+            row.sort_unstable_by_key(|e| e.0);
+            row.dedup_by(|later, first| {
+                if later.0 == first.0 {
+                    first.1 += later.1;
+                    true
+                } else {
+                    false
+                }
+            });
+            held += row.len();
+            rows.push(row);
+            b.push(constant / out);
+        }
+        elim::solve(rows, b, held * FILL + FILL_BASE, work)
+    }
+}
+
+/// The value a guess takes for a state outside the component (final bounds): their
+/// midpoint, or the lower bound while the upper is unknown; `None` if it is infinite.
+fn outside([lo, hi]: [f64; 2]) -> Option<f64> {
+    if lo == f64::INFINITY {
+        None
+    } else if hi == f64::INFINITY {
+        Some(lo)
+    } else {
+        Some(lo + (hi - lo) / 2.0)
+    }
+}

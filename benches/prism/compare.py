@@ -677,7 +677,7 @@ def compare_one(inst, bdir, opts):
     ref = inst["reference"]
     row = {k: inst[k] for k in ("model", "type", "params", "const", "property", "formula",
                                 "states_qvbs", "features", "reference", "reference_note")}
-    if not opts.alea_only:
+    if not opts.alea_only and not opts.no_sound:
         s = run_storm(inst, bdir, opts, "sound")
         if s["status"] == "ok":
             r = s["result"]
@@ -690,25 +690,25 @@ def compare_one(inst, bdir, opts):
             tol = opts.precision * (abs(v) if (v is not None and not opts.absolute) else 1.0)
             s["agrees"] = agrees(v, inf, max(bound, tol), ref, opts.ref_tolerance)
         row["storm_sound"] = s
-        if not opts.no_exact:
-            e = run_storm(inst, bdir, opts, "exact")
-            if e["status"] == "ok":
-                r = e["result"]
-                e["agrees"] = exact_agrees(r.get("exact"), r.get("infinite"), ref, opts.ref_tolerance)
-            row["storm_exact"] = e
-    if not opts.storm_only:
+    if not opts.alea_only and not opts.no_exact:
+        e = run_storm(inst, bdir, opts, "exact")
+        if e["status"] == "ok":
+            r = e["result"]
+            e["agrees"] = exact_agrees(r.get("exact"), r.get("infinite"), ref, opts.ref_tolerance)
+        row["storm_exact"] = e
+    if not opts.storm_only and not opts.no_sound:
         a = run_alea(inst, bdir, opts, False)
         if a["status"] == "ok":
             r = a["result"]
             a["agrees"] = agrees(r.get("value"), r.get("infinite"), r.get("error_bound") or 0.0,
                                  ref, opts.ref_tolerance)
         row["alea"] = a
-        if not opts.no_exact:
-            e = run_alea(inst, bdir, opts, True)
-            if e["status"] == "ok":
-                r = e["result"]
-                e["agrees"] = exact_agrees(r.get("exact"), r.get("infinite"), ref, opts.ref_tolerance)
-            row["alea_exact"] = e
+    if not opts.storm_only and not opts.no_exact:
+        e = run_alea(inst, bdir, opts, True)
+        if e["status"] == "ok":
+            r = e["result"]
+            e["agrees"] = exact_agrees(r.get("exact"), r.get("infinite"), ref, opts.ref_tolerance)
+        row["alea_exact"] = e
     return row
 
 
@@ -845,6 +845,7 @@ def main(argv=None):
     ap.add_argument("--storm-only", action="store_true")
     ap.add_argument("--alea-only", action="store_true")
     ap.add_argument("--no-exact", action="store_true")
+    ap.add_argument("--no-sound", action="store_true", help="exact mode only")
     ap.add_argument("--all", action="store_true", help="the whole supported catalogue, not the curated list")
     ap.add_argument("--max-states", type=int, default=5_000_000, help="with --all: the QVBS state count limit")
     ap.add_argument("--list", action="store_true")

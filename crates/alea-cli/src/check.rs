@@ -226,9 +226,13 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             let checking = Instant::now();
             let mut used = &explored;
             let mut checked = check::check(&program, &explored, scope, &named.property, &settings);
-            if let Err(CheckError::Engine(alea_core::Error::NotConverged(..))) = checked {
+            if let Err(
+                CheckError::Engine(alea_core::Error::NotConverged(..)) | CheckError::Undecided(_),
+            ) = checked
+            {
                 // Iteration that cannot close the gap in its sweep budget (a chain built to
-                // mix slowly): a small model is solved exactly instead, and rounded.
+                // mix slowly), or a value too close to a bound to tell: a small model is
+                // solved exactly instead, and rounded.
                 if !args.exact && explored.states() <= EXACT_FALLBACK_STATES {
                     if exact_model.is_none() {
                         // A model that exact arithmetic cannot read (`log`, say) keeps
@@ -253,6 +257,15 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             let checked = checked.map_err(|e| match e {
                 CheckError::Property(e) => props.source.fail(&e),
                 CheckError::Engine(e) => engine_failure(e),
+                // Not the input's fault: the precision's.
+                CheckError::Undecided(e) => Failure::limit(
+                    props
+                        .source
+                        .fail(&e)
+                        .message
+                        .trim_start_matches("error: ")
+                        .to_string(),
+                ),
             })?;
             let explored = used;
             let seconds = checking.elapsed();
@@ -264,6 +277,9 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
                     o.insert("name".into(), json!(name));
                 }
                 number_fields(&mut o, &checked.value, args.exact);
+                if let Some(holds) = checked.holds {
+                    o.insert("holds".into(), json!(holds));
+                }
                 size_fields(&mut o, explored);
                 o.insert("pruned".into(), json!(absorbing.is_some()));
                 o.insert(
@@ -279,7 +295,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
                     Some(name) => format!("\"{name}\": {}", named.text),
                     None => named.text.clone(),
                 };
-                writeln!(out, "{label} = {}", number_text(&checked.value))?;
+                match checked.holds {
+                    Some(holds) => writeln!(
+                        out,
+                        "{label} = {holds} (value {})",
+                        number_text(&checked.value)
+                    )?,
+                    None => writeln!(out, "{label} = {}", number_text(&checked.value))?,
+                }
                 if let Some(r) = &at_report {
                     r.write_text(out)?;
                 }

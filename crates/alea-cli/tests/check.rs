@@ -374,3 +374,78 @@ fn guards_and_empty_models() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--max-states"));
     assert!(out.stdout.is_empty());
 }
+
+/// Bound queries (`P>=b [...]`): whether the value in the initial state meets the bound,
+/// read without `min` or `max` in an mdp as "whatever the choices" (the least value for a
+/// lower bound, the greatest for an upper one); a value on the bound itself is told by
+/// exact arithmetic, not by its `f64` interval.
+#[test]
+fn bound_queries_tell_whether_the_value_meets_the_bound() {
+    // Two ways to play, each until a win or a loss: a safe one (win 1/2 at once) and a
+    // long one (win 1/10 or lose 3/10 a round, else again: 1/4 in all, 2.5 rounds).
+    let model = std::env::temp_dir().join(format!("alea-bounds-{}.prism", std::process::id()));
+    std::fs::write(
+        &model,
+        "mdp\nmodule m\n  s : [0..3] init 0;\n  \
+         [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);\n  \
+         [long] s=0 -> 1/10 : (s'=1) + 3/10 : (s'=2) + 6/10 : (s'=3);\n  \
+         [again] s=3 -> 1/10 : (s'=1) + 3/10 : (s'=2) + 6/10 : (s'=3);\n\
+         endmodule\nlabel \"won\" = s=1;\nlabel \"over\" = s=1 | s=2;\n\
+         rewards \"rounds\" true : 1; endrewards\n",
+    )
+    .unwrap();
+    let cases = [
+        ("Pmax>=1/2 [F \"won\"]", true),
+        ("Pmax>1/2 [F \"won\"]", false),
+        ("Pmax<=0.5 [F \"won\"]", true),
+        // No min or max: a lower bound must hold for the least chance, 1/4.
+        ("P>=1/4 [F \"won\"]", true),
+        ("P>0.25 [F \"won\"]", false),
+        ("P>=1/2 [F \"won\"]", false),
+        // An upper bound, for the greatest.
+        ("P<1/2 [F \"won\"]", false),
+        ("P<=1 [F \"won\"]", true),
+        ("P>0 [F \"won\"]", true),
+        ("P>=1 [F \"over\"]", true),
+        // The most rounds: 1 + 1.5 from the long way.
+        ("R{\"rounds\"}<=2.5 [F \"over\"]", true),
+        ("R{\"rounds\"}<2.5 [F \"over\"]", false),
+        ("R{\"rounds\"}min>=1 [F \"over\"]", true),
+    ];
+    for exact in [false, true] {
+        for (prop, holds) in cases {
+            let mut cmd = alea();
+            cmd.args(["check", "--json", "--prop", prop]).arg(&model);
+            if exact {
+                cmd.arg("--exact");
+            }
+            let answer = &json_lines(&run(&mut cmd))[0];
+            assert_eq!(answer["holds"], Json::Bool(holds), "{prop} exact {exact}");
+        }
+    }
+    let text = run(alea()
+        .args(["check", "--prop", "Pmax>=1/2 [F \"won\"]"])
+        .arg(&model));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.starts_with("Pmax>=1/2 [F \"won\"] = true (value 0.5"),
+        "{text}"
+    );
+    // A filter asks for one number: a bound inside it is refused, at its place.
+    let out = alea()
+        .args([
+            "check",
+            "--prop",
+            "filter(max, P>=0.5 [F \"won\"], \"init\")",
+        ])
+        .arg(&model)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&model).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--prop:1:1:") && err.contains("a bound"),
+        "{err}"
+    );
+}

@@ -274,8 +274,14 @@ pub struct NamedProperty {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Property {
-    /// `P=? [...]`, `Rmax=? [...]`, `T=? [...]`.
-    Query { op: Query, path: Path, span: Span },
+    /// `P=? [...]`, `Rmax=? [...]`, `T=? [...]`; with `bound`, `P>=0.9 [...]`: whether
+    /// the value in the initial states meets it.
+    Query {
+        op: Query,
+        path: Path,
+        span: Span,
+        bound: Option<Box<Bound>>,
+    },
     /// `filter(op, property, states)`; `states` is `None` when left out (all states).
     Filter {
         op: FilterOp,
@@ -293,6 +299,38 @@ pub enum Query {
     Reward(Option<RewardRef>, Opt),
     /// `T=?`, `Tmin=?`, `Tmax=?`: the expected number of steps.
     Time(Opt),
+}
+
+/// The bound of a query that asks whether, rather than what: `>= 0.9` in `P>=0.9 [...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bound {
+    pub rel: Rel,
+    pub threshold: Expr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rel {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Rel {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Rel::Lt => "<",
+            Rel::Le => "<=",
+            Rel::Gt => ">",
+            Rel::Ge => ">=",
+        }
+    }
+
+    /// Whether the bound is a lower one (`>`, `>=`): then it must hold for the least
+    /// value over the choices, as PRISM reads a bound without `min` or `max` in an mdp.
+    pub fn is_lower(self) -> bool {
+        matches!(self, Rel::Gt | Rel::Ge)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

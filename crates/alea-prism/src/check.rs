@@ -7,7 +7,7 @@ use alea_core::sparse::{self, Answer, ExactAnswer, ExactRewards, Goal, Rewards};
 use alea_core::Exact;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::ast::{BinOp, FilterOp, ModelType, Opt, Path, Property, Query, UnOp};
+use crate::ast::{BinOp, FilterOp, ModelType, Opt, Path, Property, Query, Rel, UnOp};
 use crate::error::{Error, Span};
 use crate::explore::Explored;
 use crate::program::{Ex, ExKind, Program, Ty};
@@ -29,6 +29,9 @@ pub enum CheckError {
     Property(Error),
     /// The engine stopped (a guard, or a precision it could not reach).
     Engine(alea_core::Error),
+    /// A bound query whose value is within its error bound of the bound: exact
+    /// arithmetic (or a finer precision) can tell.
+    Undecided(Error),
 }
 
 impl From<Error> for CheckError {
@@ -112,6 +115,9 @@ pub enum Gathered {
 pub struct Checked {
     pub value: Number,
     pub solved: Option<Solved>,
+    /// For a bound query (`P>=0.9 [...]`): whether it holds in every initial state (then
+    /// `value` is the value of the initial state furthest on the wrong side).
+    pub holds: Option<bool>,
 }
 
 impl Checked {
@@ -145,12 +151,34 @@ pub fn check(
     settings: &Settings,
 ) -> Result<Checked> {
     match property {
-        Property::Query { op, path, span } => {
+        Property::Query {
+            op,
+            path,
+            span,
+            bound: None,
+        } => {
             let solved = solve_query(program, explored, scope, (op, path, *span), settings)?;
             let value = at_initial(explored, &solved, *span)?;
             Ok(Checked {
                 value,
                 solved: Some(solved),
+                holds: None,
+            })
+        }
+        Property::Query {
+            op,
+            path,
+            span,
+            bound: Some(bound),
+        } => {
+            let threshold = scope.threshold(&bound.threshold)?;
+            let op = bounded_goal(program, op, bound.rel);
+            let solved = solve_query(program, explored, scope, (&op, path, *span), settings)?;
+            let (value, holds) = judge(explored, &solved, bound.rel, &threshold, *span)?;
+            Ok(Checked {
+                value,
+                solved: Some(solved),
+                holds: Some(holds),
             })
         }
         Property::Filter {
@@ -163,11 +191,13 @@ pub fn check(
                 op: inner_op,
                 path,
                 span: inner_span,
+                bound: None,
             } = &**inner
             else {
                 return Err(Error::new(
                     *span,
-                    "a filter takes a query such as `P=? [F \"goal\"]`, not another filter",
+                    "a filter takes a query for a value such as `P=? [F \"goal\"]`, not \
+                     another filter or a bound",
                 )
                 .into());
             };
@@ -193,8 +223,122 @@ pub fn check(
             Ok(Checked {
                 value,
                 solved: None,
+                holds: None,
             })
         }
+    }
+}
+
+/// The query of a bound: in an mdp, one without `min` or `max` must hold whatever the
+/// choices, so a lower bound (`>=`) is on the least value and an upper bound on the
+/// greatest (as PRISM reads it).
+fn bounded_goal(program: &Program, op: &Query, rel: Rel) -> Query {
+    if program.kind != ModelType::Mdp {
+        return op.clone();
+    }
+    let pick = |opt: Opt| match opt {
+        Opt::None if rel.is_lower() => Opt::Min,
+        Opt::None => Opt::Max,
+        given => given,
+    };
+    match op {
+        Query::Probability(opt) => Query::Probability(pick(*opt)),
+        Query::Reward(r, opt) => Query::Reward(r.clone(), pick(*opt)),
+        Query::Time(opt) => Query::Time(pick(*opt)),
+    }
+}
+
+/// Whether the bound holds in every initial state, and the value of the one furthest on
+/// the wrong side; an error when a value is too close to the bound for its error bound to
+/// tell.
+fn judge(
+    explored: &Explored,
+    solved: &Solved,
+    rel: Rel,
+    threshold: &Exact,
+    span: Span,
+) -> Result<(Number, bool)> {
+    let mut worst: Option<(Number, bool)> = None;
+    for &s in &explored.sparse.initial {
+        let s = s as usize;
+        let value = value_of(solved, s);
+        let pinned = match &solved.values {
+            StateValues::Float(a) => a.pinned[s],
+            StateValues::Exact(_) => true,
+        };
+        let Some(holds) = decide(&value, pinned, rel, threshold) else {
+            return Err(CheckError::Undecided(Error::new(
+                span,
+                format!(
+                    "the value {} ± {:.1e} is too close to the bound {} {} to tell whether it \
+                     holds; ask with --exact, or a smaller --precision",
+                    value.to_f64(),
+                    value.error_bound(),
+                    rel.symbol(),
+                    threshold.to_f64().unwrap_or(f64::NAN),
+                ),
+            )));
+        };
+        // The state furthest on the wrong side: the least value against a lower bound,
+        // the greatest against an upper one.
+        let further = match &worst {
+            None => true,
+            Some((w, _)) => {
+                let (v, w) = (value.to_f64(), w.to_f64());
+                if rel.is_lower() {
+                    v < w
+                } else {
+                    v > w
+                }
+            }
+        };
+        if further {
+            worst = Some((value, holds));
+        }
+    }
+    let (value, _) = worst.expect("a model has an initial state");
+    let holds = explored.sparse.initial.iter().all(|&s| {
+        let s = s as usize;
+        let pinned = match &solved.values {
+            StateValues::Float(a) => a.pinned[s],
+            StateValues::Exact(_) => true,
+        };
+        decide(&value_of(solved, s), pinned, rel, threshold) == Some(true)
+    });
+    Ok((value, holds))
+}
+
+/// Whether a value meets `rel threshold`, if its bounds tell: every value they allow does,
+/// or none does. `None` stands for infinity at either end.
+fn decide(value: &Number, pinned: bool, rel: Rel, threshold: &Exact) -> Option<bool> {
+    let (lo, hi): (Option<Exact>, Option<Exact>) = match value {
+        Number::Exact(q) => (q.clone(), q.clone()),
+        Number::Float { value, .. } if value.is_infinite() => (None, None),
+        Number::Float { value, error_bound } => {
+            let (lo, hi) = if pinned || *error_bound == 0.0 {
+                (*value, *value)
+            } else {
+                // One step further out covers the rounding of the subtraction.
+                (
+                    (value - error_bound).next_down(),
+                    (value + error_bound).next_up(),
+                )
+            };
+            (Exact::from_float(lo), Exact::from_float(hi))
+        }
+    };
+    // `x rel threshold`, infinity above every number.
+    let meets = |x: &Option<Exact>| match (x, rel) {
+        (None, r) => r.is_lower(),
+        (Some(x), Rel::Ge) => x >= threshold,
+        (Some(x), Rel::Gt) => x > threshold,
+        (Some(x), Rel::Le) => x <= threshold,
+        (Some(x), Rel::Lt) => x < threshold,
+    };
+    match (meets(&lo), meets(&hi)) {
+        (true, true) => Some(true),
+        (false, false) => Some(false),
+        _ => None,
     }
 }
 

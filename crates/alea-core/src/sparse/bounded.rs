@@ -6,16 +6,17 @@
 //! choice's sums moved outward by a relative margin covering their rounding (and a unit
 //! of error in each stored probability), so the two iterates bound the exact k-step
 //! values whatever the rounding; the answer is their midpoint and the bound half their
-//! distance. Exactly: the same steps in rationals.
+//! distance. Exactly: the same steps in integers over a common denominator.
 //!
 //! Both stop early when a step changes nothing: every later step would repeat it. Large
 //! models are stepped in parallel, over fixed blocks of states, so the result does not
 //! depend on the number of threads.
 
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 
-use super::exact::choice_value_exact;
 use super::graph::Graph;
 use super::interval::{midpoint, UNIT};
 use super::{Answer, ExactAnswer, ExactProbs, Goal, Sparse};
@@ -182,11 +183,13 @@ fn iterate(
             }
         })
         .collect();
+    let pinned = cur.iter().map(|&[lo, hi]| lo == hi).collect();
     Answer {
         values,
         error_bound,
         strategy,
         sweeps: steps,
+        pinned,
     }
 }
 
@@ -230,6 +233,13 @@ pub(crate) fn cumulative_exact(
     )
 }
 
+/// The `k` steps in integers: with `L` the least common multiple of the probabilities'
+/// denominators and `R` that of the rewards', the value after `j` steps is an integer
+/// over `R * L^j`, and a step is `N'(s) = best of (r_c R) L^(j+1) + sum of (p L) N(t)`:
+/// no fraction is reduced until the end (reducing every sum, as rationals would, costs a
+/// greatest common divisor each time and saves little: the denominators grow as `L^j`
+/// all the same). All values of a step share the denominator, so choices are compared
+/// as integers.
 fn iterate_exact(
     m: &Sparse,
     ex: &ExactProbs,
@@ -240,44 +250,81 @@ fn iterate_exact(
     k: u64,
 ) -> ExactAnswer {
     let n = m.states();
-    let mut cur = start;
-    let mut prev = cur.clone();
+    let l = ex
+        .values
+        .iter()
+        .fold(BigInt::one(), |acc, p| acc.lcm(p.denom()));
+    let r = rew.map_or_else(BigInt::one, |rew| {
+        rew.iter().fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
+    });
+    let scaled = |q: &Exact, by: &BigInt| -> BigInt { q.numer() * (by / q.denom()) };
+    let probs: Vec<BigInt> = ex.values.iter().map(|p| scaled(p, &l)).collect();
+    let rewards: Vec<BigInt> =
+        rew.map_or_else(Vec::new, |rew| rew.iter().map(|v| scaled(v, &r)).collect());
+    // The states that do not step keep their start value: scaled along.
+    let fixed: Vec<BigInt> = start.iter().map(|v| scaled(v, &r)).collect();
+    let mut cur: Vec<BigInt> = fixed.clone();
+    let mut power = BigInt::one();
     let mut strategy = vec![0u32; n];
     let mut steps = 0;
     while steps < k {
-        let mut changed = false;
-        for s in 0..n {
-            if !open[s] {
-                continue;
-            }
-            let mut best: Option<(Exact, u32)> = None;
-            for (i, c) in m.choices_of(s).enumerate() {
-                let v = choice_value_exact(m, ex, c, rew, |t| Some(&cur[t]))
-                    .expect("every value is finite");
-                let better = match &best {
-                    None => true,
-                    Some((b, _)) => match goal {
-                        Goal::Max => v > *b,
-                        Goal::Min => v < *b,
-                    },
-                };
-                if better {
-                    best = Some((v, i as u32));
+        let next_power = &power * &l;
+        let stepped: Vec<Option<(BigInt, u32)>> = (0..n)
+            .into_par_iter()
+            .with_min_len(BLOCK)
+            .map(|s| {
+                if !open[s] {
+                    return None;
                 }
+                let mut best: Option<(BigInt, u32)> = None;
+                for (i, c) in m.choices_of(s).enumerate() {
+                    let mut v = match rewards.get(c) {
+                        Some(rc) if !rc.is_zero() => rc * &next_power,
+                        _ => BigInt::zero(),
+                    };
+                    for t in m.transitions_of(c) {
+                        let x = &cur[m.to[t] as usize];
+                        if !x.is_zero() {
+                            v += &probs[ex.id[t] as usize] * x;
+                        }
+                    }
+                    let better = match &best {
+                        None => true,
+                        Some((b, _)) => match goal {
+                            Goal::Max => v > *b,
+                            Goal::Min => v < *b,
+                        },
+                    };
+                    if better {
+                        best = Some((v, i as u32));
+                    }
+                }
+                best
+            })
+            .collect();
+        let mut changed = false;
+        for (s, new) in stepped.into_iter().enumerate() {
+            match new {
+                Some((v, i)) => {
+                    changed |= v != &cur[s] * &l;
+                    cur[s] = v;
+                    strategy[s] = i;
+                }
+                None => cur[s] = &fixed[s] * &next_power,
             }
-            let (v, i) = best.expect("every state has a choice");
-            changed |= v != cur[s];
-            prev[s] = v;
-            strategy[s] = i;
         }
-        std::mem::swap(&mut cur, &mut prev);
+        power = next_power;
         steps += 1;
         if !changed {
             break;
         }
     }
+    let denominator = r * power;
     ExactAnswer {
-        values: cur.into_iter().map(Some).collect(),
+        values: cur
+            .into_iter()
+            .map(|v| Some(Exact::new(v, denominator.clone())))
+            .collect(),
         strategy,
     }
 }

@@ -56,7 +56,7 @@
 //! bounds of the exact values.
 
 use super::graph::{EndComponents, Graph, NONE};
-use super::setup::{Kind, Setup, INFINITE, ONE, ZERO};
+use super::setup::{Kind, Setup, INFINITE, ONE, UNKNOWN, ZERO};
 use super::{Answer, Goal, Sparse};
 use crate::error::{Error, Result};
 use crate::stochastic::components::components;
@@ -265,11 +265,18 @@ pub(crate) fn answer(setup: &Setup, solved: Solved) -> Answer {
             }
         })
         .collect();
+    let pinned = setup
+        .class
+        .iter()
+        .zip(&solved.x)
+        .map(|(&class, &[lo, hi])| class != UNKNOWN || lo == hi)
+        .collect();
     Answer {
         values,
         error_bound,
         strategy: solved.strategy,
         sweeps: solved.sweeps,
+        pinned,
     }
 }
 

@@ -128,6 +128,9 @@ pub struct Answer {
     pub strategy: Vec<u32>,
     /// Sweeps of the iteration, summed over the components.
     pub sweeps: u64,
+    /// The states whose value is known exactly, as it is in `values` (the graph analysis
+    /// decided it, or its bounds met): their error is 0, not `error_bound`.
+    pub pinned: Vec<bool>,
 }
 
 /// The answer for every state, in exact rationals.

@@ -1,13 +1,15 @@
-//! Property files: queries `P=? [...]`, `R{"r"}max=? [...]`, `T=? [...]`, their
-//! `filter(...)`s, and the `const`, `label` and `formula` declarations among them.
+//! Property files: queries `P=? [...]`, `R{"r"}max=? [...]`, `T=? [...]`, bound queries
+//! `P>=0.5 [...]`, their `filter(...)`s, and the `const`, `label` and `formula`
+//! declarations among them.
 //!
 //! A property ends at `;` or at a line break; inside its brackets and parentheses line
-//! breaks are free. Properties that ask something other than a value (`P>=0.5 [...]`),
-//! and temporal operators beyond `F`, `U` and `C` with upper bounds, are refused with a
-//! message that names what is read instead.
+//! breaks are free. Temporal operators beyond `F`, `U` and `C` with upper bounds are
+//! refused with a message that names what is read instead.
 
 use super::{Parser, MAX_DEPTH};
-use crate::ast::{FilterOp, NamedProperty, Opt, Path, Property, PropertyFile, Query, RewardRef};
+use crate::ast::{
+    Bound, FilterOp, NamedProperty, Opt, Path, Property, PropertyFile, Query, Rel, RewardRef,
+};
 use crate::error::{Error, Result, Span};
 use crate::lexer::{Kw, Tok};
 
@@ -229,23 +231,39 @@ impl Parser<'_> {
             }
         }
         let relation = self.token();
-        match relation.kind {
+        let rel = match relation.kind {
             Tok::Eq if self.peek_at(1) == Tok::Question => {
                 self.bump();
                 self.bump();
+                None
             }
-            Tok::Eq | Tok::Lt | Tok::Le | Tok::Gt | Tok::Ge => {
+            Tok::Lt => Some(Rel::Lt),
+            Tok::Le => Some(Rel::Le),
+            Tok::Gt => Some(Rel::Gt),
+            Tok::Ge => Some(Rel::Ge),
+            Tok::Eq => {
                 return Err(Error::new(
                     relation.span,
                     format!(
-                        "only queries (`=?`) are supported, found the bound `{}{}`",
-                        word,
-                        self.slice(relation.span)
+                        "`{word}=` needs `?` (`{word}=?` asks for the value); a bound is \
+                         written with `>=`, `>`, `<=` or `<`"
                     ),
                 ))
             }
-            _ => return Err(self.expected(format_args!("`=?` after `{word}`"))),
-        }
+            _ => {
+                return Err(self.expected(format_args!(
+                    "`=?`, or a bound such as `>=0.5`, after `{word}`"
+                )))
+            }
+        };
+        let bound = match rel {
+            Some(rel) => {
+                self.bump();
+                let threshold = self.expr()?;
+                Some(Box::new(Bound { rel, threshold }))
+            }
+            None => None,
+        };
         let open = self.expect(Tok::LBracket, "`[` and the path of the query")?;
         let path = self.path(base)?;
         let close = match self.peek() {
@@ -272,6 +290,7 @@ impl Parser<'_> {
             op,
             path,
             span: t.span.to(close.span),
+            bound,
         })
     }
 

@@ -1053,19 +1053,34 @@ fn bounds_and_filters_in_detail() {
 }
 
 #[test]
+fn bound_queries() {
+    let f =
+        parse_properties("\"c1\": P>=1 [ F \"a\" ]\nR{\"c\"}max<2.5*k [ F b ]\nT>0 [F c]").unwrap();
+    let bounds: Vec<(Rel, String)> = f
+        .properties
+        .iter()
+        .map(|n| match &n.property {
+            Property::Query { bound: Some(b), .. } => (b.rel, sx(&b.threshold)),
+            other => panic!("not a bound: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        bounds,
+        vec![
+            (Rel::Ge, "1".to_string()),
+            (Rel::Lt, "(* 2.5 k)".to_string()),
+            (Rel::Gt, "0".to_string())
+        ]
+    );
+    assert_eq!(f.properties[0].name.as_deref(), Some("c1"));
+}
+
+#[test]
 fn property_errors_say_what_and_where() {
     let p = parse_properties;
     assert_eq!(
-        err_at(p, "P>=0.5 [ F \"a\" ]"),
-        (
-            1,
-            2,
-            "only queries (`=?`) are supported, found the bound `P>=`".into()
-        )
-    );
-    assert_eq!(
-        err_at(p, "R{\"c\"}<5 [ F a ]").2,
-        "only queries (`=?`) are supported, found the bound `R<`"
+        err_at(p, "P>= [ F \"a\" ]"),
+        (1, 5, "expected an expression, found `[`".into())
     );
     assert_eq!(
         err_at(p, "\n P=? [ G \"a\" ]"),
@@ -1158,11 +1173,21 @@ fn property_errors_say_what_and_where() {
     );
     assert_eq!(
         err_at(p, "P [F a]"),
-        (1, 3, "expected `=?` after `P`, found `[`".into())
+        (
+            1,
+            3,
+            "expected `=?`, or a bound such as `>=0.5`, after `P`, found `[`".into()
+        )
     );
     assert_eq!(
-        err_at(p, "P=0.5 [F a]").2,
-        "only queries (`=?`) are supported, found the bound `P=`"
+        err_at(p, "P=0.5 [F a]"),
+        (
+            1,
+            2,
+            "`P=` needs `?` (`P=?` asks for the value); a bound is written with `>=`, `>`, \
+             `<=` or `<`"
+                .into()
+        )
     );
     assert_eq!(
         err_at(p, "P{\"r\"}=? [F a]").2,

@@ -7,6 +7,7 @@ use crate::ast;
 use crate::error::{Error, Result, Span};
 use crate::eval;
 use crate::program::{Ex, Program, Value};
+use alea_core::Exact;
 
 /// Resolves the expressions of the properties of one file against a resolved model.
 pub struct Scope {
@@ -193,6 +194,25 @@ impl Scope {
             ));
         }
         Ok(k)
+    }
+
+    /// The bound of a query (`0.9` in `P>=0.9 [...]`): a constant number, exactly (a
+    /// value that has no exact form, from `log`, is taken as its `f64`).
+    pub fn threshold(&self, e: &ast::Expr) -> Result<Exact> {
+        let ex = self.env.resolve_as(
+            e,
+            Ctx::new(Allow::Constants, "a bound"),
+            Want::Number,
+            "a bound",
+        )?;
+        match eval::eval_exact(&ex, &[]) {
+            Ok(q) => Ok(q),
+            Err(_) => {
+                let x = eval::eval_f64(&ex, &[])?;
+                Exact::from_float(x)
+                    .ok_or_else(|| Error::new(e.span, format!("the bound is {x}, not a number")))
+            }
+        }
     }
 
     /// The index of a reward structure in [`Program::rewards`]: the first when `None`, or

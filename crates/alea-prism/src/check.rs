@@ -258,53 +258,56 @@ fn judge(
     threshold: &Exact,
     span: Span,
 ) -> Result<(Number, bool)> {
-    let mut worst: Option<(Number, bool)> = None;
-    for &s in &explored.sparse.initial {
-        let s = s as usize;
-        let value = value_of(solved, s);
-        let pinned = match &solved.values {
-            StateValues::Float(a) => a.pinned[s],
-            StateValues::Exact(_) => true,
-        };
-        let Some(holds) = decide(&value, pinned, rel, threshold) else {
-            return Err(CheckError::Undecided(Error::new(
-                span,
-                format!(
-                    "the value {} ± {:.1e} is too close to the bound {} {} to tell whether it \
-                     holds; ask with --exact, or a smaller --precision",
-                    value.to_f64(),
-                    value.error_bound(),
-                    rel.symbol(),
-                    threshold.to_f64().unwrap_or(f64::NAN),
-                ),
-            )));
-        };
-        // The state furthest on the wrong side: the least value against a lower bound,
-        // the greatest against an upper one.
-        let further = match &worst {
-            None => true,
-            Some((w, _)) => {
-                let (v, w) = (value.to_f64(), w.to_f64());
-                if rel.is_lower() {
-                    v < w
-                } else {
-                    v > w
-                }
-            }
-        };
-        if further {
-            worst = Some((value, holds));
+    // Each initial state's value and whether it meets the bound (`None`: too close).
+    let judged: Vec<(Number, Option<bool>)> = explored
+        .sparse
+        .initial
+        .iter()
+        .map(|&s| {
+            let s = s as usize;
+            let value = value_of(solved, s);
+            let pinned = match &solved.values {
+                StateValues::Float(a) => a.pinned[s],
+                StateValues::Exact(_) => true,
+            };
+            let meets = decide(&value, pinned, rel, threshold);
+            (value, meets)
+        })
+        .collect();
+    // One state that fails decides it, whatever the others; otherwise all must be told.
+    let holds = if judged.iter().any(|(_, m)| *m == Some(false)) {
+        false
+    } else if let Some((value, _)) = judged.iter().find(|(_, m)| m.is_none()) {
+        return Err(CheckError::Undecided(Error::new(
+            span,
+            format!(
+                "the value {} ± {:.1e} is too close to the bound {} {} to tell whether it \
+                 holds; ask with --exact, or a smaller --precision",
+                value.to_f64(),
+                value.error_bound(),
+                rel.symbol(),
+                threshold.to_f64().unwrap_or(f64::NAN),
+            ),
+        )));
+    } else {
+        true
+    };
+    // The value shown: the state furthest on the wrong side among those told (the least
+    // value against a lower bound, the greatest against an upper one).
+    let key = |n: &Number| {
+        let v = n.to_f64();
+        if rel.is_lower() {
+            v
+        } else {
+            -v
         }
-    }
-    let (value, _) = worst.expect("a model has an initial state");
-    let holds = explored.sparse.initial.iter().all(|&s| {
-        let s = s as usize;
-        let pinned = match &solved.values {
-            StateValues::Float(a) => a.pinned[s],
-            StateValues::Exact(_) => true,
-        };
-        decide(&value_of(solved, s), pinned, rel, threshold) == Some(true)
-    });
+    };
+    let value = judged
+        .into_iter()
+        .filter(|(_, m)| m.is_some())
+        .map(|(n, _)| n)
+        .min_by(|a, b| key(a).total_cmp(&key(b)))
+        .expect("a model has an initial state");
     Ok((value, holds))
 }
 
@@ -318,12 +321,15 @@ fn decide(value: &Number, pinned: bool, rel: Rel, threshold: &Exact) -> Option<b
             let (lo, hi) = if pinned || *error_bound == 0.0 {
                 (*value, *value)
             } else {
-                // One step further out covers the rounding of the subtraction.
-                (
-                    (value - error_bound).next_down(),
-                    (value + error_bound).next_up(),
-                )
+                // One step further out covers the rounding of the subtraction; no value
+                // is below 0.
+                let lo = (value - error_bound).next_down().max(0.0);
+                (lo, (value + error_bound).next_up())
             };
+            // An error bound that overflowed tells nothing.
+            if !hi.is_finite() {
+                return None;
+            }
             (Exact::from_float(lo), Exact::from_float(hi))
         }
     };
@@ -879,5 +885,58 @@ fn mentions_deadlock(e: &Ex) -> bool {
             mentions_deadlock(c) || mentions_deadlock(a) || mentions_deadlock(b)
         }
         ExKind::Call(_, args) => args.iter().any(mentions_deadlock),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn float(value: f64, error_bound: f64) -> Number {
+        Number::Float { value, error_bound }
+    }
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn a_bound_is_told_only_when_the_interval_is_on_one_side() {
+        let half = q(1, 2);
+        assert_eq!(decide(&float(0.6, 1e-9), false, Rel::Ge, &half), Some(true));
+        assert_eq!(
+            decide(&float(0.4, 1e-9), false, Rel::Ge, &half),
+            Some(false)
+        );
+        assert_eq!(decide(&float(0.5, 1e-9), false, Rel::Ge, &half), None);
+        // Known exactly: 0.5 meets `>= 1/2` and fails `> 1/2`.
+        assert_eq!(decide(&float(0.5, 1e-9), true, Rel::Ge, &half), Some(true));
+        assert_eq!(decide(&float(0.5, 1e-9), true, Rel::Gt, &half), Some(false));
+        assert_eq!(
+            decide(&Number::Exact(Some(half.clone())), false, Rel::Le, &half),
+            Some(true)
+        );
+        assert_eq!(
+            decide(&Number::Exact(Some(half.clone())), false, Rel::Lt, &half),
+            Some(false)
+        );
+        // Infinity is above every bound.
+        assert_eq!(
+            decide(&Number::Exact(None), false, Rel::Gt, &q(1000, 1)),
+            Some(true)
+        );
+        assert_eq!(
+            decide(&float(f64::INFINITY, 0.0), false, Rel::Le, &q(1000, 1)),
+            Some(false)
+        );
+        // An error bound that overflowed tells nothing, not "infinitely large".
+        assert_eq!(
+            decide(&float(3.0, f64::INFINITY), false, Rel::Ge, &q(5, 1)),
+            None
+        );
+        assert_eq!(
+            decide(&float(3.0, f64::INFINITY), false, Rel::Le, &q(5, 1)),
+            None
+        );
     }
 }

@@ -388,7 +388,7 @@ impl Pace {
         }
         // The measure shrinks by a factor `then / now` every `done - at` sweeps.
         let needed = (now / goal).ln() / (then / now).ln() * (done - at) as f64;
-        (needed > SLOW * done as f64).then_some(needed)
+        (needed > SLOW * done as f64).then_some(needed.min(MAX_SWEEPS as f64))
     }
 }
 

@@ -4,16 +4,19 @@
 //! to): a state alone in its component directly, a cyclic component as a linear system
 //! by elimination.
 //!
-//! A decision process is solved by strategy iteration: the strategy read off a sound
-//! `f64` solution is evaluated exactly (the Markov chain it induces), then every choice of
-//! every open state is valued with those exact values; where one is strictly better the
-//! strategy switches to it, and the chain is solved again, until no choice improves.
+//! A decision process: first every state alone in its component whose successors are
+//! solved, from the sinks up, as the best of its choices (`settle_alone`); the rest by
+//! strategy iteration: the strategy read off a sound `f64` solution is evaluated exactly
+//! (the Markov chain it induces), then every choice of every open state is valued with
+//! those exact values; where one is strictly better the strategy switches to it, and the
+//! chain is solved again, until no choice improves. (States solved first are fixed exits
+//! of what is left, as the decided ones are.)
 //!
 //! Why the result is the value. The final values are those of a strategy (so no better
 //! than the optimum) and a fixed point of the Bellman operator (no choice improves).
 //! - Greatest probability: the value is the least fixed point, at most any fixed point.
-//!   Open states that the strategy leaves unable to reach a state worth 1 are worth 0 to
-//!   it (found by a search, not by the linear system, which would be singular there);
+//!   Open states that the strategy leaves unable to reach a solved state of positive
+//!   value are worth 0 to it (found by a search, not by the linear system, which would be singular there);
 //!   switching only on strict improvement never lowers a value.
 //! - Least probability and greatest reward: the open states hold no end component, so
 //!   every strategy leaves them and the fixed point is unique.
@@ -23,7 +26,7 @@
 //!   For a proper strategy `s` whose values `v` are a fixed point, and an optimal proper
 //!   strategy `o`, `v <= B_o(v)` iterated gives `v <= value of o`: `v` is the optimum.
 
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 
 use super::graph::{Graph, NONE};
 use super::interval;
@@ -94,25 +97,32 @@ pub(crate) fn solve_from(
         })
         .collect();
     let mut sel: Vec<u32> = (0..n).map(|s| m.choices[s] as u32).collect();
+    let exact_rew = rew.map(|r| r.0);
+    // The states left to strategy iteration.
+    let pending = if g.markov || start.is_some() {
+        unknown.clone()
+    } else {
+        settle_alone(g, ex, setup, exact_rew, &mut value, &mut sel)
+    };
     if let Some(start) = start {
         for s in 0..n {
             sel[s] += start[s];
         }
-    } else if !g.markov && unknown.contains(&true) {
+    } else if !g.markov && pending.contains(&true) {
         let hint = interval::solve(g, setup, rew.map_or(&[], |r| r.1), HINT_PRECISION, false)?;
         for s in 0..n {
-            if unknown[s] {
+            if pending[s] {
                 sel[s] += hint.strategy[s];
             }
         }
     }
-    let rew = rew.map(|r| r.0);
+    let rew = exact_rew;
     loop {
         if setup.kind == Kind::Reward {
-            make_proper(g, setup, &unknown, &mut sel);
+            make_proper(g, setup, &pending, &value, &mut sel);
         }
-        evaluate(g, ex, setup.kind, &unknown, &sel, rew, &mut value);
-        if g.markov || !improve(g, ex, setup.goal, &unknown, rew, &value, &mut sel) {
+        evaluate(g, ex, setup.kind, &pending, &sel, rew, &mut value);
+        if g.markov || !improve(g, ex, setup.goal, &pending, rew, &value, &mut sel) {
             break;
         }
     }
@@ -151,13 +161,21 @@ fn reach_under(g: &Graph, sel: &[u32], seed: &[bool], through: &[bool]) -> Vec<b
 /// with probability 1 (a state that can reach a state that cannot reach it, or that may
 /// move to a state of infinite value), take the choices toward the target instead. Those lead, step by step, nearer the target or
 /// out to states that keep their (proper) choices, so the result is proper.
-fn make_proper(g: &Graph, setup: &Setup, unknown: &[bool], sel: &mut [u32]) {
+fn make_proper(
+    g: &Graph,
+    setup: &Setup,
+    unknown: &[bool],
+    value: &[Option<Exact>],
+    sel: &mut [u32],
+) {
     if setup.toward.is_empty() {
         return;
     }
     let m = g.m;
     let n = g.states();
-    let target: Vec<bool> = setup.class.iter().map(|&c| c == ZERO).collect();
+    // The target, and the states solved already (with proper choices): reaching one is
+    // reaching the target.
+    let target: Vec<bool> = (0..n).map(|s| !unknown[s] && value[s].is_some()).collect();
     let reach = reach_under(g, sel, &target, unknown);
     // A state whose choice may move to a state of infinite value is spoiled too.
     let cannot: Vec<bool> = (0..n)
@@ -180,6 +198,91 @@ fn make_proper(g: &Graph, setup: &Setup, unknown: &[bool], sel: &mut [u32]) {
     }
 }
 
+/// Solves, before any strategy iteration, every open state that is alone in its component
+/// of the graph of all choices and whose successors are solved: from the sinks up, each
+/// is worth the best of its choices valued from its successors (a choice that may stay in
+/// the state taken until it leaves; one that only stays, or may reach a state of infinite
+/// value, never the best). This is the value: the successors' are final, and a memoryless
+/// strategy attains the optimum. On a model with few cycles (a deadline counted in the
+/// state, say) no strategy is iterated at all. Returns the open states left.
+fn settle_alone(
+    g: &Graph,
+    ex: &ExactProbs,
+    setup: &Setup,
+    rew: Option<&[Exact]>,
+    value: &mut [Option<Exact>],
+    sel: &mut [u32],
+) -> Vec<bool> {
+    let m = g.m;
+    let n = g.states();
+    let mut pending = setup.unknown();
+    let roots = (0..n as u32).filter(|&s| pending[s as usize]);
+    let unknown = pending.clone();
+    let comps = components(n, roots, |v, out| {
+        for c in m.choices_of(v as usize) {
+            out.extend(
+                m.to[m.transitions_of(c)]
+                    .iter()
+                    .filter(|&&t| unknown[t as usize]),
+            );
+        }
+    });
+    // Components lead only to earlier ones: the sinks come first.
+    for k in 0..comps.count() {
+        let [s] = *comps.get(k) else {
+            continue;
+        };
+        let s = s as usize;
+        let ready = m.choices_of(s).all(|c| {
+            m.to[m.transitions_of(c)]
+                .iter()
+                .all(|&t| t as usize == s || !pending[t as usize])
+        });
+        if !ready {
+            continue;
+        }
+        let mut best: Option<(Exact, usize)> = None;
+        for c in m.choices_of(s) {
+            let mut sum = rew.map_or_else(Exact::zero, |r| r[c].clone());
+            let mut stay = Exact::zero();
+            let mut finite = true;
+            for t in m.transitions_of(c) {
+                let j = m.to[t] as usize;
+                if j == s {
+                    stay += prob(ex, t);
+                    continue;
+                }
+                match &value[j] {
+                    Some(v) if v.is_zero() => {}
+                    Some(v) => sum += prob(ex, t) * v,
+                    None => finite = false,
+                }
+            }
+            if !finite || stay.is_one() {
+                continue;
+            }
+            let v = if stay.is_zero() {
+                sum
+            } else {
+                sum / (Exact::one() - stay)
+            };
+            let better = best.as_ref().is_none_or(|(b, _)| match setup.goal {
+                Goal::Max => v > *b,
+                Goal::Min => v < *b,
+            });
+            if better {
+                best = Some((v, c));
+            }
+        }
+        if let Some((v, c)) = best {
+            value[s] = Some(v);
+            sel[s] = c as u32;
+            pending[s] = false;
+        }
+    }
+    pending
+}
+
 /// The exact values of the open states under the chosen choices.
 fn evaluate(
     g: &Graph,
@@ -193,10 +296,11 @@ fn evaluate(
     let n = g.states();
     let mut active = unknown.to_vec();
     if kind == Kind::Until {
-        let one: Vec<bool> = (0..n)
-            .map(|s| !unknown[s] && value[s].as_ref().is_some_and(|v| v.is_one()))
+        // The target, and the states solved already with a positive value.
+        let positive: Vec<bool> = (0..n)
+            .map(|s| !unknown[s] && value[s].as_ref().is_some_and(|v| v.is_positive()))
             .collect();
-        let reach = reach_under(g, sel, &one, unknown);
+        let reach = reach_under(g, sel, &positive, unknown);
         for s in 0..n {
             if unknown[s] && !reach[s] {
                 value[s] = Some(Exact::zero());

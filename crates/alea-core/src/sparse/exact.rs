@@ -30,6 +30,7 @@ use num_traits::{One, Signed, Zero};
 
 use super::graph::{Graph, NONE};
 use super::interval;
+use super::rational::Sum;
 use super::setup::{Kind, Setup, INFINITE, ONE, ZERO};
 use super::{elim, ExactAnswer, ExactProbs, Goal, Sparse};
 use crate::error::Result;
@@ -38,6 +39,9 @@ use crate::value::Exact;
 
 /// The precision of the `f64` solution that the first strategy is read from.
 const HINT_PRECISION: f64 = 1e-10;
+/// The precision asked of the hint relative to the initial states' values, when those
+/// are small.
+const HINT_RELATIVE: f64 = 1e-7;
 
 /// The exact probability of transition `t`.
 #[inline]
@@ -54,14 +58,12 @@ pub(crate) fn choice_value_exact<'v>(
     rew: Option<&[Exact]>,
     value: impl Fn(usize) -> Option<&'v Exact>,
 ) -> Option<Exact> {
-    let mut sum = rew.map_or_else(Exact::zero, |r| r[c].clone());
+    let mut sum = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
     for t in m.transitions_of(c) {
         let v = value(m.to[t] as usize)?;
-        if !v.is_zero() {
-            sum += prob(ex, t) * v;
-        }
+        sum.add_product(prob(ex, t), v);
     }
-    Some(sum)
+    Some(sum.finish())
 }
 
 /// Exact values of every state of `setup`. `rew` holds each choice's reward exactly and
@@ -109,7 +111,20 @@ pub(crate) fn solve_from(
             sel[s] += start[s];
         }
     } else if !g.markov && pending.contains(&true) {
-        let hint = interval::solve(g, setup, rew.map_or(&[], |r| r.1), HINT_PRECISION, false)?;
+        let f64_rew = rew.map_or(&[][..], |r| r.1);
+        let mut hint = interval::solve(g, setup, f64_rew, HINT_PRECISION, false)?;
+        // Values far below the precision (a probability of 1e-9, say) leave the choices
+        // there all alike to the hint, and the strategy iteration would take as many
+        // rounds as they have steps: ask for a precision relative to the values.
+        let top = m
+            .initial
+            .iter()
+            .map(|&s| hint.x[s as usize][1])
+            .fold(0.0, f64::max);
+        let relative = top * HINT_RELATIVE;
+        if relative < HINT_PRECISION && top > 0.0 {
+            hint = interval::solve(g, setup, f64_rew, relative, false)?;
+        }
         for s in 0..n {
             if pending[s] {
                 sel[s] += hint.strategy[s];
@@ -243,7 +258,7 @@ fn settle_alone(
         }
         let mut best: Option<(Exact, usize)> = None;
         for c in m.choices_of(s) {
-            let mut sum = rew.map_or_else(Exact::zero, |r| r[c].clone());
+            let mut sum = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
             let mut stay = Exact::zero();
             let mut finite = true;
             for t in m.transitions_of(c) {
@@ -253,14 +268,14 @@ fn settle_alone(
                     continue;
                 }
                 match &value[j] {
-                    Some(v) if v.is_zero() => {}
-                    Some(v) => sum += prob(ex, t) * v,
+                    Some(v) => sum.add_product(prob(ex, t), v),
                     None => finite = false,
                 }
             }
             if !finite || stay.is_one() {
                 continue;
             }
+            let sum = sum.finish();
             let v = if stay.is_zero() {
                 sum
             } else {
@@ -332,27 +347,28 @@ fn solve_chain(
                 .filter(|&&t| active[t as usize]),
         );
     });
-    let known = |value: &[Option<Exact>], t: usize| -> Exact {
+    fn solved(value: &[Option<Exact>], t: usize) -> &Exact {
         value[t]
-            .clone()
+            .as_ref()
             .expect("a successor outside the component is solved first")
-    };
+    }
     let mut local = vec![NONE; n];
     for k in 0..comps.count() {
         let states = comps.get(k);
         if let [s] = *states {
             let s = s as usize;
             let c = sel[s] as usize;
-            let mut num = rew.map_or_else(Exact::zero, |r| r[c].clone());
+            let mut sum = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
             let mut stay = Exact::zero();
             for t in m.transitions_of(c) {
                 let j = m.to[t] as usize;
                 if j == s {
                     stay += prob(ex, t);
                 } else {
-                    num += prob(ex, t) * known(value, j);
+                    sum.add_product(prob(ex, t), solved(value, j));
                 }
             }
+            let num = sum.finish();
             value[s] = Some(if stay.is_zero() {
                 num
             } else {
@@ -367,16 +383,17 @@ fn solve_chain(
         let mut b: Vec<Exact> = Vec::with_capacity(states.len());
         for &s in states {
             let c = sel[s as usize] as usize;
-            let mut constant = rew.map_or_else(Exact::zero, |r| r[c].clone());
+            let mut constant = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
             let mut row: elim::Row = Vec::new();
             for t in m.transitions_of(c) {
                 let j = m.to[t] as usize;
                 if local[j] != NONE {
                     row.push((local[j], prob(ex, t).clone()));
                 } else {
-                    constant += prob(ex, t) * known(value, j);
+                    constant.add_product(prob(ex, t), solved(value, j));
                 }
             }
+            let constant = constant.finish();
             row.sort_unstable_by_key(|e| e.0);
             row.dedup_by(|later, first| {
                 if later.0 == first.0 {

@@ -32,6 +32,7 @@ mod exact;
 mod graph;
 mod interval;
 mod policy;
+mod rational;
 mod setup;
 #[cfg(test)]
 mod tests;

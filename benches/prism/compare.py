@@ -790,8 +790,9 @@ def markdown_storm_only(rows, opts) -> str:
 def markdown(rows, opts) -> str:
     if opts.storm_only:
         return markdown_storm_only(rows, opts)
-    head = ["model", "parameters", "states", "property", "reference", "alea value ± bound",
-            "alea s", "Storm sound s", "ratio", "alea MB", "Storm MB"]
+    head = ["model", "parameters", "states", "property", "reference"]
+    if not opts.no_sound:
+        head += ["alea value ± bound", "alea s", "Storm sound s", "ratio", "alea MB", "Storm MB"]
     if not opts.no_exact:
         head += ["alea exact s", "Storm exact s", "exact ratio", "alea exact MB", "Storm exact MB"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -806,8 +807,9 @@ def markdown(rows, opts) -> str:
         else:
             val = "–"
         cells = [row["model"], row["params"], str(states_of(row) or "–"), row["property"],
-                 ref_text(row["reference"]), val, cell_time(a), cell_time(s), ratio(a, s),
-                 cell_mb(a), cell_mb(s)]
+                 ref_text(row["reference"])]
+        if not opts.no_sound:
+            cells += [val, cell_time(a), cell_time(s), ratio(a, s), cell_mb(a), cell_mb(s)]
         if not opts.no_exact:
             cells += [cell_time(ae), cell_time(se), ratio(ae, se), cell_mb(ae), cell_mb(se)]
         lines.append("| " + " | ".join(cells) + " |")

@@ -229,19 +229,8 @@ fn settle_alone(
     sel: &mut [u32],
 ) -> Vec<bool> {
     let m = g.m;
-    let n = g.states();
     let mut pending = setup.unknown();
-    let roots = (0..n as u32).filter(|&s| pending[s as usize]);
-    let unknown = pending.clone();
-    let comps = components(n, roots, |v, out| {
-        for c in m.choices_of(v as usize) {
-            out.extend(
-                m.to[m.transitions_of(c)]
-                    .iter()
-                    .filter(|&&t| unknown[t as usize]),
-            );
-        }
-    });
+    let comps = g.components_within(&pending);
     // Components lead only to earlier ones: the sinks come first.
     for k in 0..comps.count() {
         let [s] = *comps.get(k) else {

@@ -10,7 +10,7 @@
 //! (a few times on real models).
 
 use super::Sparse;
-use crate::stochastic::components::components;
+use crate::stochastic::components::{components, Components};
 
 /// No state, choice or component.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -64,6 +64,23 @@ impl<'a> Graph<'a> {
             pred,
             markov,
         }
+    }
+
+    /// The strongly connected components of the states in `within`, over the
+    /// transitions of every choice that stay in it; each component leads only to earlier
+    /// ones (the sinks come first).
+    pub fn components_within(&self, within: &[bool]) -> Components {
+        let m = self.m;
+        let roots = (0..self.states() as u32).filter(|&s| within[s as usize]);
+        components(self.states(), roots, |v, out| {
+            for c in m.choices_of(v as usize) {
+                out.extend(
+                    m.to[m.transitions_of(c)]
+                        .iter()
+                        .filter(|&&t| within[t as usize]),
+                );
+            }
+        })
     }
 
     pub fn states(&self) -> usize {

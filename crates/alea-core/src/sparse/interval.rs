@@ -59,7 +59,6 @@ use super::graph::{EndComponents, Graph, NONE};
 use super::setup::{Kind, Setup, INFINITE, ONE, UNKNOWN, ZERO};
 use super::{Answer, Goal, Sparse};
 use crate::error::{Error, Result};
-use crate::stochastic::components::components;
 use rayon::prelude::*;
 
 /// Sweeps of a component after which, if its bounds have not met, a guess is tried.
@@ -145,16 +144,7 @@ pub(crate) fn solve(
         ecs,
         tol: 1.9 * clamp_precision(precision),
     };
-    let roots = (0..n as u32).filter(|&s| unknown[s as usize]);
-    let comps = components(n, roots, |v, out| {
-        for c in m.choices_of(v as usize) {
-            out.extend(
-                m.to[m.transitions_of(c)]
-                    .iter()
-                    .filter(|&&t| unknown[t as usize]),
-            );
-        }
-    });
+    let comps = g.components_within(&unknown);
     let mut comp_of = vec![NONE; n];
     for k in 0..comps.count() {
         for &s in comps.get(k) {

@@ -247,28 +247,8 @@ fn settle_alone(
         }
         let mut best: Option<(Exact, usize)> = None;
         for c in m.choices_of(s) {
-            let mut sum = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
-            let mut stay = Exact::zero();
-            let mut finite = true;
-            for t in m.transitions_of(c) {
-                let j = m.to[t] as usize;
-                if j == s {
-                    stay += prob(ex, t);
-                    continue;
-                }
-                match &value[j] {
-                    Some(v) => sum.add_product(prob(ex, t), v),
-                    None => finite = false,
-                }
-            }
-            if !finite || stay.is_one() {
+            let Some(v) = taken_until_leaving(m, ex, s, c, rew, value) else {
                 continue;
-            }
-            let sum = sum.finish();
-            let v = if stay.is_zero() {
-                sum
-            } else {
-                sum / (Exact::one() - stay)
             };
             let better = best.as_ref().is_none_or(|(b, _)| match setup.goal {
                 Goal::Max => v > *b,
@@ -285,6 +265,38 @@ fn settle_alone(
         }
     }
     pending
+}
+
+/// The value of choice `c` of state `s`, taken until it leaves `s`: its reward and its
+/// other successors' values weighted by probability, over the probability of leaving;
+/// `None` when it never leaves, or may reach a state of infinite value.
+fn taken_until_leaving(
+    m: &Sparse,
+    ex: &ExactProbs,
+    s: usize,
+    c: usize,
+    rew: Option<&[Exact]>,
+    value: &[Option<Exact>],
+) -> Option<Exact> {
+    let mut sum = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
+    let mut stay = Exact::zero();
+    for t in m.transitions_of(c) {
+        let j = m.to[t] as usize;
+        if j == s {
+            stay += prob(ex, t);
+        } else {
+            sum.add_product(prob(ex, t), value[j].as_ref()?);
+        }
+    }
+    if stay.is_one() {
+        return None;
+    }
+    let sum = sum.finish();
+    Some(if stay.is_zero() {
+        sum
+    } else {
+        sum / (Exact::one() - stay)
+    })
 }
 
 /// The exact values of the open states under the chosen choices.
@@ -347,22 +359,9 @@ fn solve_chain(
         if let [s] = *states {
             let s = s as usize;
             let c = sel[s] as usize;
-            let mut sum = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
-            let mut stay = Exact::zero();
-            for t in m.transitions_of(c) {
-                let j = m.to[t] as usize;
-                if j == s {
-                    stay += prob(ex, t);
-                } else {
-                    sum.add_product(prob(ex, t), solved(value, j));
-                }
-            }
-            let num = sum.finish();
-            value[s] = Some(if stay.is_zero() {
-                num
-            } else {
-                num / (Exact::one() - stay)
-            });
+            let v = taken_until_leaving(m, ex, s, c, rew, value)
+                .expect("a chosen choice leaves its state, and its successors are solved");
+            value[s] = Some(v);
             continue;
         }
         for (i, &s) in states.iter().enumerate() {

@@ -18,8 +18,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use num_traits::{One, Signed, Zero};
+use num_traits::Zero;
 
+use super::rational;
 use crate::value::Exact;
 
 /// The numbers the elimination works in.
@@ -37,17 +38,16 @@ impl Field for Exact {
         Zero::zero()
     }
     fn leave(&self) -> Option<Self> {
-        let keep = Exact::one() - self;
-        keep.is_positive().then(|| keep.recip())
+        rational::leave(self)
     }
     fn times(&self, o: &Self) -> Self {
-        self * o
+        rational::mul(self, o)
     }
     fn add(&mut self, o: Self) {
-        *self += o;
+        *self = rational::add(self, &o);
     }
     fn scale(&mut self, by: &Self) {
-        *self *= by;
+        *self = rational::mul(self, by);
     }
 }
 

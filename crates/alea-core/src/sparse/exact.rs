@@ -1,8 +1,9 @@
 //! Exact values in rationals, proven.
 //!
 //! A Markov chain is solved component by component (each after the components it leads
-//! to): a state alone in its component directly, a cyclic component as a linear system
-//! by elimination.
+//! to): a state alone in its component directly, a cyclic component as a linear system:
+//! by elimination modulo word-sized primes and an exact check (`modular`), or, when its
+//! values are too long for those, by elimination in rationals (`elim`).
 //!
 //! A decision process: first every state alone in its component whose successors are
 //! solved, from the sinks up, as the best of its choices (`settle_alone`); the rest by
@@ -32,16 +33,13 @@ use super::graph::{Graph, NONE};
 use super::interval;
 use super::rational::Sum;
 use super::setup::{Kind, Setup, INFINITE, ONE, ZERO};
-use super::{elim, ExactAnswer, ExactProbs, Goal, Sparse};
+use super::{elim, modular, ExactAnswer, ExactProbs, Goal, Sparse};
 use crate::error::Result;
 use crate::stochastic::components::components;
 use crate::value::Exact;
 
 /// The precision of the `f64` solution that the first strategy is read from.
 const HINT_PRECISION: f64 = 1e-10;
-/// The precision asked of the hint relative to the initial states' values, when those
-/// are small.
-const HINT_RELATIVE: f64 = 1e-7;
 
 /// The exact probability of transition `t`.
 #[inline]
@@ -112,19 +110,7 @@ pub(crate) fn solve_from(
         }
     } else if !g.markov && pending.contains(&true) {
         let f64_rew = rew.map_or(&[][..], |r| r.1);
-        let mut hint = interval::solve(g, setup, f64_rew, HINT_PRECISION, false)?;
-        // Values far below the precision (a probability of 1e-9, say) leave the choices
-        // there all alike to the hint, and the strategy iteration would take as many
-        // rounds as they have steps: ask for a precision relative to the values.
-        let top = m
-            .initial
-            .iter()
-            .map(|&s| hint.x[s as usize][1])
-            .fold(0.0, f64::max);
-        let relative = top * HINT_RELATIVE;
-        if relative < HINT_PRECISION && top > 0.0 {
-            hint = interval::solve(g, setup, f64_rew, relative, false)?;
-        }
+        let hint = interval::solve(g, setup, f64_rew, HINT_PRECISION, false)?;
         for s in 0..n {
             if pending[s] {
                 sel[s] += hint.strategy[s];
@@ -394,8 +380,11 @@ fn solve_chain(
             rows.push(row);
             b.push(constant);
         }
-        let x = elim::solve(rows, b, usize::MAX, &mut { u64::MAX })
-            .expect("a component of the chosen chain leaves itself (the strategy is proper)");
+        let x = match modular::solve(&rows, &b) {
+            Some(x) => x,
+            None => elim::solve(rows, b, usize::MAX, &mut { u64::MAX })
+                .expect("a component of the chosen chain leaves itself (the strategy is proper)"),
+        };
         for (&s, v) in states.iter().zip(x) {
             value[s as usize] = Some(v);
             local[s as usize] = NONE;

@@ -31,6 +31,7 @@ mod elim;
 mod exact;
 mod graph;
 mod interval;
+mod modular;
 mod policy;
 mod rational;
 mod setup;

@@ -321,6 +321,79 @@ fn at_a_state_every_choice_with_its_value_and_loss() {
 }
 
 #[test]
+fn at_a_state_a_step_bounded_choice_is_worth_the_steps_left_after_it() {
+    // From x=0, `a` reaches the target x=1 at once with chance 1/2 (else stays); `b`
+    // goes to x=2, one step from it. Within 1 step only `a` can get there; within 2, `b`
+    // surely does, and the least chance is `a` then `b` (1/2).
+    let model = "mdp\nmodule m\n  x : [0..2];\n  [a] x=0 -> 1/2 : (x'=1) + 1/2 : true;\n  [b] x=0 -> (x'=2);\n  [] x=2 -> (x'=1);\n  [] x=1 -> true;\nendmodule\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.prism");
+    std::fs::write(&path, model).unwrap();
+    let cases = [
+        (
+            "Pmax=? [F<=1 x=1]",
+            "1/2",
+            [("[a]", "1/2", "0/1"), ("[b]", "0/1", "1/2")],
+        ),
+        (
+            "Pmax=? [F<=2 x=1]",
+            "1/1",
+            [("[b]", "1/1", "0/1"), ("[a]", "3/4", "1/4")],
+        ),
+        (
+            "Pmin=? [F<=2 x=1]",
+            "1/2",
+            [("[a]", "1/2", "0/1"), ("[b]", "1/1", "1/2")],
+        ),
+    ];
+    for (prop, value, choices) in cases {
+        for exact in [true, false] {
+            let mut cmd = alea();
+            cmd.args(["check", "--prop", prop, "--at", "x=0", "--json"])
+                .arg(&path);
+            if exact {
+                cmd.arg("--exact");
+            }
+            let line = &json_lines(&run(&mut cmd))[0];
+            let at = &line["at"];
+            assert!(
+                (at["value"].as_f64().unwrap() - approx(value)).abs() < 1e-12,
+                "{prop}"
+            );
+            let got = at["choices"].as_array().unwrap();
+            assert_eq!(got.len(), 2, "{prop}");
+            for (c, (action, v, loss)) in got.iter().zip(choices) {
+                assert_eq!(c["action"], action, "{prop}");
+                assert!(
+                    (c["value"].as_f64().unwrap() - approx(v)).abs() < 1e-12,
+                    "{prop}"
+                );
+                assert!(
+                    (c["loss"].as_f64().unwrap() - approx(loss)).abs() < 1e-12,
+                    "{prop}"
+                );
+                if exact {
+                    assert_eq!(c["exact"], v, "{prop}");
+                    assert_eq!(c["loss_exact"], loss, "{prop}");
+                }
+            }
+        }
+    }
+    // With no step left, nothing is chosen.
+    let line = &json_lines(&run(alea()
+        .args([
+            "check",
+            "--prop",
+            "Pmax=? [F<=0 x=1]",
+            "--at",
+            "x=0",
+            "--json",
+        ])
+        .arg(&path)))[0];
+    assert_eq!(line["at"]["choices"].as_array().map_or(0, Vec::len), 0);
+}
+
+#[test]
 fn a_strategy_names_the_best_action_of_every_state() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("best.jsonl");

@@ -735,7 +735,14 @@ pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceV
                 Some(Gathered::Float(r)) => Some(r),
                 _ => None,
             };
-            let values = sparse::choice_values(m, s, &a.values, r);
+            // A step-bounded value: the choice takes the first step, and is worth its
+            // successors' values for the steps left after it.
+            let basis = match &a.before {
+                Some(before) if before.is_empty() => return Vec::new(),
+                Some(before) => before,
+                None => &a.values,
+            };
+            let values = sparse::choice_values(m, s, basis, r);
             m.choices_of(s)
                 .zip(values)
                 .map(|(c, v)| {
@@ -744,7 +751,7 @@ pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceV
                     // average, and the sum's own rounding is covered on top.
                     let widest = m
                         .transitions_of(c)
-                        .map(|t| a.values[m.to[t] as usize].abs().max(1.0))
+                        .map(|t| basis[m.to[t] as usize].abs().max(1.0))
                         .fold(1.0f64, f64::max);
                     let terms = m.transitions_of(c).len() as f64 + 2.0;
                     Number::Float {
@@ -760,7 +767,12 @@ pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceV
                 Some(Gathered::Exact(r)) => Some(r),
                 _ => None,
             };
-            match sparse::choice_values_exact(m, s, &a.values, r) {
+            let basis = match &a.before {
+                Some(before) if before.is_empty() => return Vec::new(),
+                Some(before) => before,
+                None => &a.values,
+            };
+            match sparse::choice_values_exact(m, s, basis, r) {
                 Ok(values) => values.into_iter().map(Number::Exact).collect(),
                 // Exact values come only from a model with exact probabilities.
                 Err(_) => return Vec::new(),

@@ -184,12 +184,27 @@ fn iterate(
         })
         .collect();
     let pinned = cur.iter().map(|&[lo, hi]| lo == hi).collect();
+    // With no step left (k = 0) no choice is made; otherwise the choices are judged by the
+    // values of the steps left after them (those of the last step but one, or the fixed
+    // point reached before).
+    let before = if k == 0 {
+        Vec::new()
+    } else {
+        prev.iter()
+            .map(|&[lo, hi]| {
+                let (mid, err) = midpoint(lo, hi);
+                error_bound = error_bound.max(err);
+                mid
+            })
+            .collect()
+    };
     Answer {
         values,
         error_bound,
         strategy,
         sweeps: steps,
         pinned,
+        before: Some(before),
     }
 }
 
@@ -265,6 +280,8 @@ fn iterate_exact(
     let fixed: Vec<BigInt> = start.iter().map(|v| scaled(v, &r)).collect();
     let mut cur: Vec<BigInt> = fixed.clone();
     let mut power = BigInt::one();
+    // The values one step before `cur`, over their own power of `L`.
+    let mut prev: (Vec<BigInt>, BigInt) = (cur.clone(), BigInt::one());
     let mut strategy = vec![0u32; n];
     let mut steps = 0;
     while steps < k {
@@ -303,22 +320,34 @@ fn iterate_exact(
             })
             .collect();
         let mut changed = false;
-        for (s, new) in stepped.into_iter().enumerate() {
-            match new {
+        let next: Vec<BigInt> = stepped
+            .into_iter()
+            .enumerate()
+            .map(|(s, new)| match new {
                 Some((v, i)) => {
                     changed |= v != &cur[s] * &l;
-                    cur[s] = v;
                     strategy[s] = i;
+                    v
                 }
-                None => cur[s] = &fixed[s] * &next_power,
-            }
-        }
+                None => &fixed[s] * &next_power,
+            })
+            .collect();
+        prev = (std::mem::replace(&mut cur, next), power);
         power = next_power;
         steps += 1;
         if !changed {
             break;
         }
     }
+    let before = if k == 0 {
+        Vec::new()
+    } else {
+        let denominator = &r * &prev.1;
+        prev.0
+            .into_iter()
+            .map(|v| Some(Exact::new(v, denominator.clone())))
+            .collect()
+    };
     let denominator = r * power;
     ExactAnswer {
         values: cur
@@ -326,5 +355,6 @@ fn iterate_exact(
             .map(|v| Some(Exact::new(v, denominator.clone())))
             .collect(),
         strategy,
+        before: Some(before),
     }
 }

@@ -136,6 +136,7 @@ pub(crate) fn solve_from(
     Ok(ExactAnswer {
         values: value,
         strategy,
+        before: None,
     })
 }
 

@@ -267,6 +267,7 @@ pub(crate) fn answer(setup: &Setup, solved: Solved) -> Answer {
         strategy: solved.strategy,
         sweeps: solved.sweeps,
         pinned,
+        before: None,
     }
 }
 

@@ -133,6 +133,10 @@ pub struct Answer {
     /// The states whose value is known exactly, as it is in `values` (the graph analysis
     /// decided it, or its bounds met): their error is 0, not `error_bound`.
     pub pinned: Vec<bool>,
+    /// For a step-bounded question, the values with one step fewer (within
+    /// `error_bound`): a state's choices are judged by them, the choice taking the first
+    /// step; empty when no step is left (k = 0). `None` for the other questions.
+    pub before: Option<Vec<f64>>,
 }
 
 /// The answer for every state, in exact rationals.
@@ -141,6 +145,8 @@ pub struct ExactAnswer {
     /// `None` where the value is infinite.
     pub values: Vec<Option<Exact>>,
     pub strategy: Vec<u32>,
+    /// As [`Answer::before`].
+    pub before: Option<Vec<Option<Exact>>>,
 }
 
 /// Panics unless the model's arrays fit together.

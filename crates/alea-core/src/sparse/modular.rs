@@ -430,6 +430,9 @@ mod tests {
         assert_eq!(solve_with::<4>(&rows, std::slice::from_ref(&long)), None);
         assert_eq!(solve(&rows, std::slice::from_ref(&long)), None);
         let half = Exact::from_integer(BigInt::from(3).pow(100));
-        assert_eq!(solve(&rows, std::slice::from_ref(&half)), Some(vec![&half + &half]));
+        assert_eq!(
+            solve(&rows, std::slice::from_ref(&half)),
+            Some(vec![&half + &half])
+        );
     }
 }

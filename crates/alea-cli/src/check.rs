@@ -2,12 +2,11 @@
 //! or with a certified error bound, the value of every choice in a state, and the best
 //! choice of every state.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Map, Value as Json};
 
 use alea_core::{decimal, fraction};
@@ -20,6 +19,7 @@ use alea_prism::{parser, Error as PrismError};
 
 use crate::failure::Failure;
 use crate::input::Input;
+use crate::progress;
 
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
@@ -222,7 +222,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
     };
     for (props, scope) in sources.iter().zip(&scopes) {
         for named in &props.file.properties {
-            let spinner = spinner(&format!("checking {}", named.text));
+            let spinner = progress::spinner(&format!("checking {}", named.text));
             let checking = Instant::now();
             let mut used = &explored;
             let mut checked = check::check(&program, &explored, scope, &named.property, &settings);
@@ -392,19 +392,6 @@ fn given_constants(options: &[String]) -> Result<Vec<(String, ast::Expr)>, Failu
     Ok(given)
 }
 
-fn spinner(message: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner();
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
-        bar.set_style(style);
-    }
-    bar.set_message(message.to_string());
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
-}
-
 fn explore_model(
     program: &Program,
     args: &CheckArgs,
@@ -412,7 +399,7 @@ fn explore_model(
     absorbing: Option<&alea_prism::program::Ex>,
     exact: bool,
 ) -> Result<Explored, Failure> {
-    let bar = spinner("exploring: 0 states");
+    let bar = progress::spinner("exploring: 0 states");
     let progress = |states: usize| bar.set_message(format!("exploring: {states} states"));
     let options = explore::Options {
         exact,

@@ -25,6 +25,7 @@ mod mahjong;
 mod patience;
 mod pig;
 mod progress;
+mod serve;
 mod show;
 mod snakes;
 mod solitaire;
@@ -75,6 +76,8 @@ enum Game {
     Snakes(snakes::SnakesArgs),
     /// Any game in a file: a PRISM-language model's properties, exactly or certified.
     Check(check::CheckArgs),
+    /// A local web page for every game and model, and its JSON API.
+    Serve(serve::ServeArgs),
 }
 
 fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
@@ -93,6 +96,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Game::Pig(args) => pig::run(args, out),
         Game::Snakes(args) => snakes::run(args, out),
         Game::Check(args) => check::run(args, out),
+        Game::Serve(args) => serve::run(args, out),
     }
 }
 
@@ -104,6 +108,8 @@ impl Cli {
             Game::Dice(_) | Game::Jenga(_) | Game::Mahjong(_) | Game::Yahtzee(_) => false,
             Game::Pig(_) => false,
             Game::Snakes(_) | Game::Check(_) => false,
+            // It prints the address to open, then serves until stopped.
+            Game::Serve(_) => true,
         }
     }
 }

@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
@@ -117,22 +118,62 @@ pub struct SimulateArgs {
     json: bool,
 }
 
-/// Solves under `rules`, with a progress bar on a terminal.
-fn solve_table(rules: Rules) -> Table {
-    let bar = progress::bar(0, "positions");
-    let table = solve_with_progress(rules, &mut |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    });
-    bar.finish_and_clear();
-    table
+/// The solved tables of this process, one per rule set: a command solves once, and the
+/// web server shares them between requests.
+static SOLVED: [OnceLock<Arc<Table>>; 4] = [const { OnceLock::new() }; 4];
+
+/// Their players (the plan of a turn and every roll's scores, built once).
+static PLAYERS: [OnceLock<Player<'static>>; 4] = [const { OnceLock::new() }; 4];
+
+fn index(rules: Rules) -> usize {
+    match rules {
+        Rules::FreeJoker => 0,
+        Rules::ForcedJoker => 1,
+        Rules::NoJoker => 2,
+        Rules::NoBonus => 3,
+    }
 }
 
-/// The table to play by: read from `path`, or solved.
-fn load_or_solve(path: Option<&Path>, rules: Option<RulesArg>) -> Result<Table, Failure> {
-    let Some(path) = path else {
-        return Ok(solve_table(rules.map_or(Rules::FreeJoker, Rules::from)));
-    };
+fn slot(rules: Rules) -> &'static OnceLock<Arc<Table>> {
+    &SOLVED[index(rules)]
+}
+
+/// The player of this process's table under `rules`.
+fn solved_player(rules: Rules) -> &'static Player<'static> {
+    PLAYERS[index(rules)].get_or_init(|| {
+        solve_table(rules);
+        Player::new(slot(rules).get().expect("solved just now"))
+    })
+}
+
+/// The table under `rules`: solved once per process, with a progress bar on a terminal.
+pub fn solve_table(rules: Rules) -> Arc<Table> {
+    slot(rules)
+        .get_or_init(|| {
+            let bar = progress::bar(0, "positions");
+            let table = solve_with_progress(rules, &mut |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            });
+            bar.finish_and_clear();
+            Arc::new(table)
+        })
+        .clone()
+}
+
+/// Reads the table saved in `path` and keeps it as this process's table for its rules
+/// (the web server's `--table`); its rules.
+pub fn preload(path: &Path) -> Result<Rules, Failure> {
+    let table = read_table(path)
+        .map_err(|message| Failure::bad_input(format!("{}: {message}", path.display())))?;
+    let rules = table.rules;
+    // A table solved already is the same table.
+    let _ = slot(rules).set(Arc::new(table));
+    Ok(rules)
+}
+
+/// The table read from `path`, checked against the rules asked for.
+fn load(path: &Path, rules: Option<RulesArg>) -> Result<Table, Failure> {
     let table = read_table(path)
         .map_err(|message| Failure::bad_input(format!("{}: {message}", path.display())))?;
     if let Some(asked) = rules {
@@ -260,7 +301,10 @@ fn spec_error(option: &str) -> impl Fn(alea_games::ParseError) -> Failure + '_ {
 
 pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure> {
     // The position is read first: a typo costs no solve.
-    let card = Card::parse(&args.card, &Dice::new()).map_err(spec_error("--card"))?;
+    // The dice's tables, built once: they cost more than the rest of an advice.
+    static DICE: OnceLock<Dice> = OnceLock::new();
+    let card =
+        Card::parse(&args.card, DICE.get_or_init(Dice::new)).map_err(spec_error("--card"))?;
     let dice = match &args.dice {
         Some(d) => Some(parse_dice(d).map_err(spec_error("--dice"))?),
         None => None,
@@ -270,10 +314,20 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
             "--card: the card is full: no box is left to score the dice in",
         ));
     }
-    let table = load_or_solve(args.table.as_deref(), args.rules)?;
-    let player = Player::new(&table);
+    // A table from a file is played by a player built for it; a solved one by the
+    // process's (shared by the web server's requests).
+    let (from_file, built);
+    let player = match &args.table {
+        Some(path) => {
+            from_file = load(path, args.rules)?;
+            built = Player::new(&from_file);
+            &built
+        }
+        None => solved_player(args.rules.map_or(Rules::FreeJoker, Rules::from)),
+    };
+    let table = player.table;
     let rolls_left = usize::from(args.rolls_left);
-    let advice = advise(&player, &card, dice.map(|d| (d, rolls_left)))
+    let advice = advise(player, &card, dice.map(|d| (d, rolls_left)))
         .map_err(|e| Failure::bad_input(e.to_string()))?;
     let upper_total = card.upper_total();
     let dice_text = dice.map(|d| player.plan.dice.faces(player.keep_of(&d)));
@@ -380,10 +434,20 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
         )));
     }
     let began = Instant::now();
-    let table = load_or_solve(args.table.as_deref(), args.rules)?;
-    let player = Player::new(&table);
+    // A table from a file is played by a player built for it; a solved one by the
+    // process's (shared by the web server's requests).
+    let (from_file, built);
+    let player = match &args.table {
+        Some(path) => {
+            from_file = load(path, args.rules)?;
+            built = Player::new(&from_file);
+            &built
+        }
+        None => solved_player(args.rules.map_or(Rules::FreeJoker, Rules::from)),
+    };
+    let table = player.table;
     let bar = progress::bar(args.games, "games");
-    let scores = simulate(&player, args.games, args.seed, &|n| bar.inc(n));
+    let scores = simulate(player, args.games, args.seed, &|n| bar.inc(n));
     bar.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
     let e = scores.estimate();

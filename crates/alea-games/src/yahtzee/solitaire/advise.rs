@@ -2,12 +2,13 @@
 //! separated), and the dice with the rolls still to come. Each option comes with the
 //! expected score from here if it is taken and play is optimal afterwards.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use crate::text::ParseError;
 
 use super::dice::{Counts, Dice};
-use super::play::{BoxChoice, Player};
+use super::play::{BoxChoice, Player, Turns};
 use super::rules::{plain_score, BOXES, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
 use super::solve::Position;
 
@@ -243,7 +244,15 @@ pub fn advise(
     if rolls_left > 2 {
         return Err(AdviceError::RollsLeft(rolls_left));
     }
-    let mut turns = player.turns();
+    // The room for a turn is the same for every position: one per thread, kept between
+    // advices (allocating and freeing it cost more than the advice, where a server
+    // answers many).
+    thread_local! {
+        static ROOM: RefCell<Option<Turns>> = const { RefCell::new(None) };
+    }
+    let mut turns = ROOM
+        .with(|room| room.borrow_mut().take())
+        .unwrap_or_else(|| player.turns());
     player.prepare(&mut turns, &[card.position()]);
     let roll = player.keep_of(&dice);
     let mut options: Vec<Opt> = if rolls_left == 0 {
@@ -269,6 +278,7 @@ pub fn advise(
             })
             .collect()
     };
+    ROOM.with(|room| *room.borrow_mut() = Some(turns));
     options.sort_by(|a, b| b.value.total_cmp(&a.value));
     let value = options[0].value;
     for o in &mut options {

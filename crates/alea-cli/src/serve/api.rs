@@ -1,0 +1,441 @@
+//! The JSON API: a request names a command and holds its options; the command runs in
+//! this process exactly as on the command line with `--json`, and its output is the
+//! response.
+//!
+//! Running the command itself (rather than a second implementation of each game's
+//! answer) keeps the API's fields, defaults, guards and error messages those of the
+//! command line by construction.
+
+use std::cell::RefCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use clap::{CommandFactory, FromArgMatches};
+use serde_json::{Map, Value as Json};
+
+use crate::failure::{BAD_INPUT, LIMIT};
+use crate::input;
+use crate::Cli;
+
+/// What a command reads, besides its options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Nothing: `input` is refused.
+    Nothing,
+    /// Standard input when no file is named: `input` is what it reads (empty if absent).
+    Stdin,
+    /// A file named `-` for standard input, which the command needs: the model.
+    File,
+    /// A file only when given (`-`), something built in otherwise (the snakes board).
+    MaybeFile,
+}
+
+/// One endpoint: `POST /api/PATH` runs `alea COMMAND... --json`.
+pub struct Endpoint {
+    pub path: &'static str,
+    pub command: &'static [&'static str],
+    pub reads: Reads,
+    /// Whether the command has `--json` (else its text is the response).
+    pub json: bool,
+    pub about: &'static str,
+}
+
+pub const ENDPOINTS: &[Endpoint] = &[
+    Endpoint {
+        path: "patience/analyse",
+        command: &["patience"],
+        reads: Reads::Stdin,
+        json: true,
+        about: "deals or positions (input): the random player's chance, winnability, moves",
+    },
+    Endpoint {
+        path: "patience/stats",
+        command: &["patience", "stats"],
+        reads: Reads::Nothing,
+        json: true,
+        about: "statistics over seeded random deals",
+    },
+    Endpoint {
+        path: "patience/shuffle",
+        command: &["patience", "shuffle"],
+        reads: Reads::Nothing,
+        json: false,
+        about: "seeded random deals in the judge format (text)",
+    },
+    Endpoint {
+        path: "dice",
+        command: &["dice"],
+        reads: Reads::Stdin,
+        json: true,
+        about: "expected throws with resets (input: the cases)",
+    },
+    Endpoint {
+        path: "jenga",
+        command: &["jenga"],
+        reads: Reads::Stdin,
+        json: true,
+        about: "the least expected game length (input: the tower)",
+    },
+    Endpoint {
+        path: "jenga/hint",
+        command: &["jenga", "--hint"],
+        reads: Reads::Stdin,
+        json: true,
+        about: "the best move for each colour (input: the tower)",
+    },
+    Endpoint {
+        path: "mahjong",
+        command: &["mahjong"],
+        reads: Reads::Stdin,
+        json: true,
+        about: "expected draws to a winning hand (input: the hand)",
+    },
+    Endpoint {
+        path: "yahtzee/assign",
+        command: &["yahtzee"],
+        reads: Reads::Stdin,
+        json: true,
+        about: "the judge's assignment of rounds to categories (input: the games)",
+    },
+    Endpoint {
+        path: "yahtzee/solve",
+        command: &["yahtzee", "solve"],
+        reads: Reads::Nothing,
+        json: true,
+        about: "the solitaire game's expected score under optimal play",
+    },
+    Endpoint {
+        path: "yahtzee/advise",
+        command: &["yahtzee", "advise"],
+        reads: Reads::Nothing,
+        json: true,
+        about: "every option at a position with its value and loss",
+    },
+    Endpoint {
+        path: "yahtzee/simulate",
+        command: &["yahtzee", "simulate"],
+        reads: Reads::Nothing,
+        json: true,
+        about: "seeded optimal games: the distribution of the final score",
+    },
+    Endpoint {
+        path: "pig",
+        command: &["pig"],
+        reads: Reads::Nothing,
+        json: true,
+        about: "the first player's chance under best play",
+    },
+    Endpoint {
+        path: "pig/hint",
+        command: &["pig", "hint"],
+        reads: Reads::Nothing,
+        json: true,
+        about: "roll or hold: both chances and the loss of the worse",
+    },
+    Endpoint {
+        path: "pig/policy",
+        command: &["pig", "policy"],
+        reads: Reads::Nothing,
+        json: true,
+        about: "the optimal hold threshold for every pair of scores",
+    },
+    Endpoint {
+        path: "snakes",
+        command: &["snakes"],
+        reads: Reads::MaybeFile,
+        json: true,
+        about: "expected spins on a built-in board or one given as input",
+    },
+    Endpoint {
+        path: "check",
+        command: &["check"],
+        reads: Reads::File,
+        json: true,
+        about: "a PRISM-language model (input) and its properties (prop)",
+    },
+];
+
+/// Options a request may not set: they name files on the server's machine, or
+/// settings of the whole server.
+const REFUSED: &[(&str, &str)] = &[
+    ("threads", "the server's --threads applies to every request"),
+    (
+        "table",
+        "it names a file on the server; start the server with --table instead",
+    ),
+    ("save", "it names a file on the server"),
+    ("strategy", "it names a file on the server"),
+    (
+        "props",
+        "it names a file on the server; send each property in `prop`",
+    ),
+    ("json", "every answer is JSON already"),
+    ("help", "see `alea help` on the command line"),
+    ("version", "see `alea --version` on the command line"),
+];
+
+thread_local! {
+    /// The whole command line's definition, built once per thread: building it anew
+    /// took a good part of a small request's time.
+    static DEFINITION: RefCell<clap::Command> = RefCell::new(Cli::command());
+}
+
+/// Why a request failed: the HTTP status and the message.
+#[derive(Debug)]
+pub struct Refusal {
+    pub status: u16,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn bad(message: impl Into<String>) -> Self {
+        Refusal {
+            status: 400,
+            message: message.into(),
+        }
+    }
+}
+
+/// The endpoint at `path` (after `/api/`).
+pub fn endpoint(path: &str) -> Option<&'static Endpoint> {
+    ENDPOINTS.iter().find(|e| e.path == path)
+}
+
+/// A prepared command: its arguments and its standard input.
+#[derive(Debug)]
+pub struct Command {
+    pub args: Vec<String>,
+    pub stdin: Option<String>,
+}
+
+/// The command line for `body` (a JSON object of options under their long names, `-`
+/// written `_`), with `caps` (option, largest value) applied: an option absent is given
+/// the cap, one above it refused (422).
+pub fn command(e: &Endpoint, body: &[u8], caps: &[(&str, u64)]) -> Result<Command, Refusal> {
+    let body: Json = if body.iter().all(u8::is_ascii_whitespace) {
+        Json::Object(Map::new())
+    } else {
+        serde_json::from_slice(body)
+            .map_err(|err| Refusal::bad(format!("the request body is not JSON: {err}")))?
+    };
+    let Json::Object(options) = body else {
+        return Err(Refusal::bad(
+            "the request body must be a JSON object of the command's options",
+        ));
+    };
+    let mut args: Vec<String> = vec!["alea".into()];
+    args.extend(e.command.iter().map(|s| s.to_string()));
+    let mut stdin = None;
+    for (key, value) in &options {
+        if key == "input" {
+            if e.reads == Reads::Nothing {
+                return Err(Refusal::bad(format!(
+                    "`input`: /api/{} reads no input",
+                    e.path
+                )));
+            }
+            let Json::String(text) = value else {
+                return Err(Refusal::bad("`input`: expected the input's text, a string"));
+            };
+            stdin = Some(text.clone());
+            continue;
+        }
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return Err(Refusal::bad(format!(
+                "`{key}`: not an option name (lower-case letters, digits and `_`)"
+            )));
+        }
+        if let Some((_, why)) = REFUSED.iter().find(|(name, _)| name == key) {
+            return Err(Refusal::bad(format!("`{key}` is not accepted here: {why}")));
+        }
+        let flag = format!("--{}", key.replace('_', "-"));
+        let mut push = |value: &Json| -> Result<(), Refusal> {
+            match value {
+                Json::Bool(true) => args.push(flag.clone()),
+                Json::Bool(false) | Json::Null => {}
+                // `--name=value`: a value can never be read as another option.
+                Json::String(s) => args.push(format!("{flag}={s}")),
+                Json::Number(n) => args.push(format!("{flag}={n}")),
+                _ => {
+                    return Err(Refusal::bad(format!(
+                        "`{key}`: expected a string, a number, true or false (or a list of them)"
+                    )))
+                }
+            }
+            Ok(())
+        };
+        match value {
+            Json::Array(items) => items.iter().try_for_each(&mut push)?,
+            other => push(other)?,
+        }
+    }
+    for &(name, cap) in caps {
+        let key = name.replace('-', "_");
+        match options.get(&key) {
+            None => {
+                if takes_option(e, name) {
+                    args.push(format!("--{name}={cap}"));
+                }
+            }
+            Some(value) => {
+                let asked = match value {
+                    Json::Number(n) => n.as_u64(),
+                    Json::String(s) => s.trim().parse::<u64>().ok(),
+                    _ => None,
+                };
+                if asked.is_some_and(|v| v > cap) {
+                    return Err(Refusal {
+                        status: 422,
+                        message: format!(
+                            "`{key}` is above this server's limit of {cap} (its --{name})"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    match e.reads {
+        Reads::File => args.push("-".into()),
+        Reads::MaybeFile if stdin.is_some() => args.push("-".into()),
+        _ => {}
+    }
+    if e.json {
+        args.push("--json".into());
+    }
+    Ok(Command { args, stdin })
+}
+
+/// Whether the command of `e` has the option `--name`.
+fn takes_option(e: &Endpoint, name: &str) -> bool {
+    DEFINITION.with(|definition| {
+        let root = definition.borrow();
+        let mut command = &*root;
+        for word in e.command.iter().filter(|w| !w.starts_with('-')) {
+            match command.find_subcommand(word) {
+                Some(sub) => command = sub,
+                None => return false,
+            }
+        }
+        let takes = command.get_arguments().any(|a| a.get_long() == Some(name));
+        takes
+    })
+}
+
+/// Runs the command, as `alea` would with its output captured: the output, or why not.
+pub fn run(command: Command) -> Result<Vec<u8>, Refusal> {
+    let parsed = DEFINITION.with(|definition| {
+        let matches = definition
+            .borrow_mut()
+            .try_get_matches_from_mut(&command.args)?;
+        Cli::from_arg_matches(&matches)
+    });
+    let cli = parsed.map_err(|e| {
+        let text = e.render().to_string();
+        // clap's message is its first line; the usage lines after it name the command
+        // line, not the request.
+        let first = text.lines().next().unwrap_or("bad options").trim();
+        Refusal::bad(first.strip_prefix("error: ").unwrap_or(first).to_string())
+    })?;
+    let mut out = Vec::new();
+    let ran = catch_unwind(AssertUnwindSafe(|| {
+        input::given_stdin(command.stdin, || crate::run(&cli, &mut out))
+    }));
+    match ran {
+        Ok(Ok(())) => Ok(out),
+        Ok(Err(failure)) => Err(Refusal {
+            status: match failure.code {
+                BAD_INPUT => 400,
+                LIMIT => 422,
+                _ => 500,
+            },
+            message: failure.message,
+        }),
+        Err(_) => Err(Refusal {
+            status: 500,
+            message: "internal error: the command failed unexpectedly (see the server's log)"
+                .into(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(path: &str, body: &str) -> Result<Vec<String>, Refusal> {
+        command(endpoint(path).expect("an endpoint"), body.as_bytes(), &[]).map(|c| c.args)
+    }
+
+    #[test]
+    fn options_become_the_command_line() {
+        let a = args(
+            "yahtzee/advise",
+            r#"{"dice": "1,1,5,6,6", "rolls_left": 2, "card": "ones=3", "rules": null}"#,
+        )
+        .expect("fine");
+        assert_eq!(
+            a,
+            [
+                "alea",
+                "yahtzee",
+                "advise",
+                "--dice=1,1,5,6,6",
+                "--rolls-left=2",
+                "--card=ones=3",
+                "--json"
+            ]
+        );
+        let a = args(
+            "check",
+            r#"{"input": "dtmc", "prop": ["P=? [F x=1]", "P=? [F x=2]"], "exact": true}"#,
+        )
+        .expect("fine");
+        assert_eq!(
+            a,
+            [
+                "alea",
+                "check",
+                "--prop=P=? [F x=1]",
+                "--prop=P=? [F x=2]",
+                "--exact",
+                "-",
+                "--json"
+            ]
+        );
+        // A value is never an option: `--dice=--json` gives --dice the text `--json`.
+        let a = args("yahtzee/advise", r#"{"dice": "--table=/etc/passwd"}"#).expect("fine");
+        assert_eq!(a[3], "--dice=--table=/etc/passwd");
+    }
+
+    #[test]
+    fn files_and_server_settings_are_refused() {
+        for body in [
+            r#"{"table": "saved.table"}"#,
+            r#"{"threads": 1}"#,
+            r#"{"Dice": "1"}"#,
+            r#"{"dice": {"a": 1}}"#,
+            r#"[1, 2]"#,
+            r#"{"input": "x"}"#,
+            "{",
+        ] {
+            let e = args("yahtzee/advise", body).expect_err(body);
+            assert_eq!(e.status, 400, "{body}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn caps_fill_in_and_refuse() {
+        let e = endpoint("check").expect("an endpoint");
+        let c = command(e, br#"{"input": "dtmc"}"#, &[("max-states", 1000)]).expect("fine");
+        assert!(c.args.contains(&"--max-states=1000".to_string()));
+        let r = command(e, br#"{"max_states": 1001}"#, &[("max-states", 1000)]).expect_err("over");
+        assert_eq!(r.status, 422);
+        // Another command has no such option: nothing is added.
+        let d = endpoint("dice").expect("an endpoint");
+        let c = command(d, b"{}", &[("max-states", 1000)]).expect("fine");
+        assert!(!c.args.iter().any(|a| a.starts_with("--max-states")));
+    }
+}

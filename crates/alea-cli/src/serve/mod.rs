@@ -1,0 +1,276 @@
+//! `alea serve`: a local web page for every game and model, and the JSON API behind it.
+//!
+//! One page (HTML, CSS and JavaScript compiled into the binary: nothing is fetched from
+//! elsewhere) and `POST /api/...` endpoints that run the command-line commands in this
+//! process (see `api`). The work runs on blocking threads, at most `--workers` at a
+//! time; a request waits up to a few seconds for a turn (then 503), its body is bounded
+//! (413), and its answer is awaited up to `--timeout` (then 422, the time being a guard
+//! like the commands' own). The solved Yahtzee tables are shared by every request.
+
+pub mod api;
+
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use clap::Args;
+use serde_json::json;
+use tokio::sync::Semaphore;
+
+use crate::failure::Failure;
+use crate::{progress, solitaire};
+
+/// The page, with its style and script inline.
+const PAGE: &str = include_str!("page.html");
+
+/// How long a request waits for a free worker before it is told the server is busy.
+const QUEUE_WAIT: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Args)]
+#[command(after_help = concat!(
+    "Examples:\n",
+    "  alea serve                      # then open http://127.0.0.1:8080/\n",
+    "  alea serve --port 0             # any free port (printed)\n",
+    "  curl -s localhost:8080/api/yahtzee/advise \\\n",
+    "       -d '{\"dice\": \"1,1,5,6,6\", \"rolls_left\": 2, \"card\": \"ones=3\"}'\n",
+    "\n",
+    exit_codes!()
+))]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free one, printed at start).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on. The default answers this machine only; another
+    /// address (0.0.0.0: every network) lets others use the server.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// Read a solved Yahtzee table (written by `alea yahtzee solve --save`) instead of
+    /// solving its rules at the first request (repeatable, one per rule set).
+    #[arg(long, value_name = "FILE")]
+    table: Vec<PathBuf>,
+    /// Requests worked on at once (default: one per core); more wait their turn.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    workers: Option<u16>,
+    /// The longest a request may take, in seconds: beyond, it gets status 422.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    timeout: u64,
+    /// The largest request body, in bytes: beyond, status 413.
+    #[arg(long, default_value_t = 1 << 20, value_name = "BYTES")]
+    max_body: usize,
+    /// The most states a model checked through the API may have (its `max_states`
+    /// defaults to this, and may not exceed it).
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    max_states: u64,
+}
+
+/// What every request shares.
+struct Shared {
+    workers: Arc<Semaphore>,
+    worker_count: usize,
+    timeout: Duration,
+    caps: Vec<(&'static str, u64)>,
+}
+
+pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    progress::silence();
+    for path in &args.table {
+        solitaire::preload(path)?;
+    }
+    let workers = args
+        .workers
+        .map_or_else(rayon::current_num_threads, usize::from);
+    let shared = Arc::new(Shared {
+        workers: Arc::new(Semaphore::new(workers)),
+        worker_count: workers,
+        timeout: Duration::from_secs(args.timeout),
+        caps: vec![("max-states", args.max_states)],
+    });
+    let app = Router::new()
+        .route("/", get(page))
+        .route("/api", get(list))
+        .route("/api/{*path}", post(call).fallback(only_post))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(args.max_body))
+        .with_state(shared);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::other(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+            .await
+            .map_err(|e| {
+                Failure::bad_input(format!(
+                    "--bind {} --port {}: cannot listen there: {e}",
+                    args.bind, args.port
+                ))
+            })?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| Failure::other(format!("cannot read the address listened on: {e}")))?;
+        writeln!(out, "alea serve: open http://{address}/ (Ctrl-C stops)")?;
+        out.flush()?;
+        // The table most requests use, solved while the first page loads.
+        tokio::task::spawn_blocking(|| {
+            solitaire::solve_table(alea_games::yahtzee::solitaire::Rules::FreeJoker);
+        });
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| Failure::other(format!("the server stopped: {e}")))
+    })
+}
+
+async fn page() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            // Nothing but this page's own script and style, and requests to this server.
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+                 connect-src 'self'; img-src data:",
+            ),
+        ],
+        PAGE,
+    )
+        .into_response()
+}
+
+async fn list() -> Response {
+    let endpoints: Vec<_> = api::ENDPOINTS
+        .iter()
+        .map(|e| {
+            json!({
+                "method": "POST",
+                "path": format!("/api/{}", e.path),
+                "command": format!("alea {}{}", e.command.join(" "), if e.json { " --json" } else { "" }),
+                "about": e.about,
+            })
+        })
+        .collect();
+    json_response(StatusCode::OK, json!(endpoints).to_string())
+}
+
+async fn call(
+    State(shared): State<Arc<Shared>>,
+    Path(path): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let Some(endpoint) = api::endpoint(&path) else {
+        return not_found().await;
+    };
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => {
+            let status = rejection.status();
+            let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                "the request body is over this server's limit (its --max-body)".to_string()
+            } else {
+                rejection.body_text()
+            };
+            return error(status, message);
+        }
+    };
+    let command = match api::command(endpoint, &body, &shared.caps) {
+        Ok(command) => command,
+        Err(refusal) => return refused(refusal),
+    };
+    let permit =
+        match tokio::time::timeout(QUEUE_WAIT, shared.workers.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => permit,
+            _ => {
+                return error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "busy: {} requests are being worked on and others wait; try again shortly",
+                        shared.worker_count
+                    ),
+                )
+            }
+        };
+    // The worker's turn ends when the work does, even if the answer is no longer awaited.
+    let work = tokio::task::spawn_blocking(move || {
+        let answer = api::run(command);
+        drop(permit);
+        answer
+    });
+    match tokio::time::timeout(shared.timeout, work).await {
+        Err(_) => error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "the request took more than {} s, this server's limit (its --timeout)",
+                shared.timeout.as_secs()
+            ),
+        ),
+        Ok(Err(_)) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error: the work stopped unexpectedly".to_string(),
+        ),
+        Ok(Ok(Err(refusal))) => refused(refusal),
+        Ok(Ok(Ok(output))) => {
+            if !endpoint.json {
+                return (
+                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                    output,
+                )
+                    .into_response();
+            }
+            // Several answers (deals, properties) are JSON Lines, as on the command line.
+            let lines = output.iter().filter(|&&b| b == b'\n').count();
+            let mut response = Response::new(output.into());
+            let kind = if lines > 1 {
+                "application/x-ndjson"
+            } else {
+                "application/json"
+            };
+            response
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+            response
+        }
+    }
+}
+
+async fn only_post() -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "use POST with a JSON object of the command's options".to_string(),
+    )
+}
+
+async fn not_found() -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        "no such page or endpoint; GET /api lists the endpoints".to_string(),
+    )
+}
+
+fn refused(refusal: api::Refusal) -> Response {
+    let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    error(status, refusal.message)
+}
+
+fn error(status: StatusCode, message: String) -> Response {
+    json_response(status, json!({ "error": message }).to_string())
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body + "\n",
+    )
+        .into_response()
+}

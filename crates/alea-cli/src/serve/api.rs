@@ -4,10 +4,16 @@
 //!
 //! Running the command itself (rather than a second implementation of each game's
 //! answer) keeps the API's fields, defaults, guards and error messages those of the
-//! command line by construction.
+//! command line by construction. An advice runs in the server's process, on the shared
+//! tables; the other commands in a process of their own, so that a timeout stops their
+//! work and nothing they do can take the server down.
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
 
 use clap::{CommandFactory, FromArgMatches};
 use serde_json::{Map, Value as Json};
@@ -36,6 +42,9 @@ pub struct Endpoint {
     pub reads: Reads,
     /// Whether the command has `--json` (else its text is the response).
     pub json: bool,
+    /// Answered in the server's process: small bounded work on the shared Yahtzee
+    /// tables. Every other command runs in a process of its own, which the timeout stops.
+    pub inline: bool,
     pub about: &'static str,
 }
 
@@ -45,6 +54,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["patience"],
         reads: Reads::Stdin,
         json: true,
+        inline: false,
         about: "deals or positions (input): the random player's chance, winnability, moves",
     },
     Endpoint {
@@ -52,6 +62,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["patience", "stats"],
         reads: Reads::Nothing,
         json: true,
+        inline: false,
         about: "statistics over seeded random deals",
     },
     Endpoint {
@@ -59,6 +70,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["patience", "shuffle"],
         reads: Reads::Nothing,
         json: false,
+        inline: false,
         about: "seeded random deals in the judge format (text)",
     },
     Endpoint {
@@ -66,6 +78,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["dice"],
         reads: Reads::Stdin,
         json: true,
+        inline: false,
         about: "expected throws with resets (input: the cases)",
     },
     Endpoint {
@@ -73,6 +86,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["jenga"],
         reads: Reads::Stdin,
         json: true,
+        inline: false,
         about: "the least expected game length (input: the tower)",
     },
     Endpoint {
@@ -80,6 +94,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["jenga", "--hint"],
         reads: Reads::Stdin,
         json: true,
+        inline: false,
         about: "the best move for each colour (input: the tower)",
     },
     Endpoint {
@@ -87,6 +102,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["mahjong"],
         reads: Reads::Stdin,
         json: true,
+        inline: false,
         about: "expected draws to a winning hand (input: the hand)",
     },
     Endpoint {
@@ -94,6 +110,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["yahtzee"],
         reads: Reads::Stdin,
         json: true,
+        inline: false,
         about: "the judge's assignment of rounds to categories (input: the games)",
     },
     Endpoint {
@@ -101,6 +118,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["yahtzee", "solve"],
         reads: Reads::Nothing,
         json: true,
+        inline: true,
         about: "the solitaire game's expected score under optimal play",
     },
     Endpoint {
@@ -108,6 +126,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["yahtzee", "advise"],
         reads: Reads::Nothing,
         json: true,
+        inline: true,
         about: "every option at a position with its value and loss",
     },
     Endpoint {
@@ -115,6 +134,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["yahtzee", "simulate"],
         reads: Reads::Nothing,
         json: true,
+        inline: false,
         about: "seeded optimal games: the distribution of the final score",
     },
     Endpoint {
@@ -122,6 +142,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["pig"],
         reads: Reads::Nothing,
         json: true,
+        inline: false,
         about: "the first player's chance under best play",
     },
     Endpoint {
@@ -129,6 +150,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["pig", "hint"],
         reads: Reads::Nothing,
         json: true,
+        inline: false,
         about: "roll or hold: both chances and the loss of the worse",
     },
     Endpoint {
@@ -136,6 +158,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["pig", "policy"],
         reads: Reads::Nothing,
         json: true,
+        inline: false,
         about: "the optimal hold threshold for every pair of scores",
     },
     Endpoint {
@@ -143,6 +166,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["snakes"],
         reads: Reads::MaybeFile,
         json: true,
+        inline: false,
         about: "expected spins on a built-in board or one given as input",
     },
     Endpoint {
@@ -150,6 +174,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         command: &["check"],
         reads: Reads::File,
         json: true,
+        inline: false,
         about: "a PRISM-language model (input) and its properties (prop)",
     },
 ];
@@ -251,7 +276,25 @@ pub fn command(e: &Endpoint, body: &[u8], caps: &[(&str, u64)]) -> Result<Comman
         if let Some((_, why)) = REFUSED.iter().find(|(name, _)| name == key) {
             return Err(Refusal::bad(format!("`{key}` is not accepted here: {why}")));
         }
-        let flag = format!("--{}", key.replace('_', "-"));
+        let name = key.replace('_', "-");
+        if key.starts_with("max_") {
+            // A guard: a client may lower it, never raise it.
+            let asked = guard_value(key, value)?;
+            let ceiling = guard_ceiling(e, &name, caps).ok_or_else(|| {
+                Refusal::bad(format!("`{key}` is not an option of /api/{}", e.path))
+            })?;
+            if asked > ceiling {
+                return Err(Refusal {
+                    status: 422,
+                    message: format!(
+                        "`{key}` {asked} is above this server's limit of {ceiling}; lower it"
+                    ),
+                });
+            }
+            args.push(format!("--{name}={asked}"));
+            continue;
+        }
+        let flag = format!("--{name}");
         let mut push = |value: &Json| -> Result<(), Refusal> {
             match value {
                 Json::Bool(true) => args.push(flag.clone()),
@@ -272,29 +315,10 @@ pub fn command(e: &Endpoint, body: &[u8], caps: &[(&str, u64)]) -> Result<Comman
             other => push(other)?,
         }
     }
+    // The server's own limits, where the client left the guard alone.
     for &(name, cap) in caps {
-        let key = name.replace('-', "_");
-        match options.get(&key) {
-            None => {
-                if takes_option(e, name) {
-                    args.push(format!("--{name}={cap}"));
-                }
-            }
-            Some(value) => {
-                let asked = match value {
-                    Json::Number(n) => n.as_u64(),
-                    Json::String(s) => s.trim().parse::<u64>().ok(),
-                    _ => None,
-                };
-                if asked.is_some_and(|v| v > cap) {
-                    return Err(Refusal {
-                        status: 422,
-                        message: format!(
-                            "`{key}` is above this server's limit of {cap} (its --{name})"
-                        ),
-                    });
-                }
-            }
+        if !options.contains_key(&name.replace('-', "_")) && default_of(e, name).is_some() {
+            args.push(format!("--{name}={cap}"));
         }
     }
     match e.reads {
@@ -308,23 +332,122 @@ pub fn command(e: &Endpoint, body: &[u8], caps: &[(&str, u64)]) -> Result<Comman
     Ok(Command { args, stdin })
 }
 
-/// Whether the command of `e` has the option `--name`.
-fn takes_option(e: &Endpoint, name: &str) -> bool {
+/// The value of a guard option: a whole number, as a number or a string.
+fn guard_value(key: &str, value: &Json) -> Result<u64, Refusal> {
+    let asked = match value {
+        Json::Number(n) => n.as_u64(),
+        Json::String(s) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    };
+    asked.ok_or_else(|| Refusal::bad(format!("`{key}`: expected a whole number")))
+}
+
+/// The most a guard `--name` of `e` may be set to: the server's cap if it has one, else
+/// the command's default; `None` when the command has no such guard.
+fn guard_ceiling(e: &Endpoint, name: &str, caps: &[(&str, u64)]) -> Option<u64> {
+    let default = default_of(e, name)?;
+    Some(
+        caps.iter()
+            .find(|(capped, _)| *capped == name)
+            .map_or(default, |&(_, cap)| cap),
+    )
+}
+
+/// The default of the whole-number option `--name` of the command of `e`, if it has one.
+fn default_of(e: &Endpoint, name: &str) -> Option<u64> {
     DEFINITION.with(|definition| {
         let root = definition.borrow();
         let mut command = &*root;
         for word in e.command.iter().filter(|w| !w.starts_with('-')) {
-            match command.find_subcommand(word) {
-                Some(sub) => command = sub,
-                None => return false,
-            }
+            command = command.find_subcommand(word)?;
         }
-        let takes = command.get_arguments().any(|a| a.get_long() == Some(name));
-        takes
+        let arg = command
+            .get_arguments()
+            .find(|a| a.get_long() == Some(name))?;
+        let default = arg
+            .get_default_values()
+            .first()?
+            .to_str()?
+            .parse::<u64>()
+            .ok();
+        default
     })
 }
 
-/// Runs the command, as `alea` would with its output captured: the output, or why not.
+/// Runs the command in a process of its own (this same binary), killed if it takes
+/// longer than `timeout`: the output, or why not. A command that fails the way the
+/// command line does gets its message and status; one that dies (memory exhausted,
+/// say) takes only itself down.
+pub async fn run_apart(command: Command, timeout: Duration) -> Result<Vec<u8>, Refusal> {
+    let internal = |what: String| Refusal {
+        status: 500,
+        message: format!("internal error: {what}"),
+    };
+    let exe = std::env::current_exe().map_err(|e| internal(format!("cannot find alea: {e}")))?;
+    let mut child = tokio::process::Command::new(exe)
+        .args(&command.args[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| internal(format!("cannot start alea: {e}")))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let text = command.stdin.unwrap_or_default();
+    // Written while the output is read: a large input and output must not wait on
+    // each other.
+    let feed = async move {
+        let _ = stdin.write_all(text.as_bytes()).await;
+    };
+    let finished = async {
+        let (_, output) = tokio::join!(feed, child.wait_with_output());
+        output
+    };
+    let output = match tokio::time::timeout(timeout, finished).await {
+        Err(_) => {
+            return Err(Refusal {
+                status: 422,
+                message: format!(
+                    "the request took more than {} s, this server's limit (its --timeout)",
+                    timeout.as_secs()
+                ),
+            })
+        }
+        Ok(output) => output.map_err(|e| internal(format!("cannot run alea: {e}")))?,
+    };
+    if output.status.success() {
+        return Ok(output.stdout);
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let message = stderr.trim_end();
+    let message = message
+        .strip_prefix("error: ")
+        .unwrap_or(message)
+        .to_string();
+    Err(match output.status.code() {
+        Some(2) => Refusal {
+            status: 400,
+            // clap's message is its first line; the usage lines after it name the
+            // command line, not the request.
+            message: if message.contains("\n\nUsage:") {
+                message.lines().next().unwrap_or_default().to_string()
+            } else {
+                message
+            },
+        },
+        Some(3) => Refusal {
+            status: 422,
+            message,
+        },
+        _ => internal(format!(
+            "the command stopped unexpectedly ({}): {message}",
+            output.status
+        )),
+    })
+}
+
+/// Runs the command in this process, as `alea` would with its output captured: the
+/// output, or why not.
 pub fn run(command: Command) -> Result<Vec<u8>, Refusal> {
     let parsed = DEFINITION.with(|definition| {
         let matches = definition
@@ -433,6 +556,30 @@ mod tests {
         assert!(c.args.contains(&"--max-states=1000".to_string()));
         let r = command(e, br#"{"max_states": 1001}"#, &[("max-states", 1000)]).expect_err("over");
         assert_eq!(r.status, 422);
+        // A guard is a whole number, never left out by null, false or a list.
+        for body in [
+            r#"{"max_states": null}"#,
+            r#"{"max_states": false}"#,
+            r#"{"max_states": [5]}"#,
+        ] {
+            let r = command(e, body.as_bytes(), &[("max-states", 1000)]).expect_err(body);
+            assert_eq!(r.status, 400, "{body}");
+        }
+        let c = command(e, br#"{"max_states": "10"}"#, &[("max-states", 1000)]).expect("fine");
+        assert!(c.args.contains(&"--max-states=10".to_string()));
+        assert!(!c.args.contains(&"--max-states=1000".to_string()));
+        // A guard without a server cap may not go above the command's default.
+        let p = endpoint("pig").expect("an endpoint");
+        let r = command(
+            p,
+            br#"{"goal": 1000000, "max_work": 18446744073709551615}"#,
+            &[],
+        )
+        .expect_err("over the default");
+        assert_eq!(r.status, 422, "{}", r.message);
+        assert!(command(p, br#"{"max_work": 1000}"#, &[]).is_ok());
+        let r = command(p, br#"{"max_bogus": 1}"#, &[]).expect_err("no such guard");
+        assert_eq!(r.status, 400);
         // Another command has no such option: nothing is added.
         let d = endpoint("dice").expect("an endpoint");
         let c = command(d, b"{}", &[("max-states", 1000)]).expect("fine");

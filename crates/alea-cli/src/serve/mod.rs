@@ -1,11 +1,12 @@
 //! `alea serve`: a local web page for every game and model, and the JSON API behind it.
 //!
 //! One page (HTML, CSS and JavaScript compiled into the binary: nothing is fetched from
-//! elsewhere) and `POST /api/...` endpoints that run the command-line commands in this
-//! process (see `api`). The work runs on blocking threads, at most `--workers` at a
-//! time; a request waits up to a few seconds for a turn (then 503), its body is bounded
-//! (413), and its answer is awaited up to `--timeout` (then 422, the time being a guard
-//! like the commands' own). The solved Yahtzee tables are shared by every request.
+//! elsewhere) and `POST /api/...` endpoints that run the command-line commands (see
+//! `api`): an advice in this process on the shared solved Yahtzee tables, anything
+//! else in a process of its own. At most `--workers` requests are worked on at a time;
+//! a request waits up to a few seconds for a turn (then 503), its body is bounded
+//! (413), and a process is killed at `--timeout` (then 422, the time being a guard like
+//! the commands' own).
 
 pub mod api;
 
@@ -70,6 +71,12 @@ pub struct ServeArgs {
     /// defaults to this, and may not exceed it).
     #[arg(long, default_value_t = 2_000_000, value_name = "N")]
     max_states: u64,
+    /// The most games a simulation through the API may play (its `max_games`).
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    max_games: u64,
+    /// The most deals a patience batch through the API may take (its `max_deals`).
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    max_deals: u64,
 }
 
 /// What every request shares.
@@ -92,12 +99,16 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), Failure> {
         workers: Arc::new(Semaphore::new(workers)),
         worker_count: workers,
         timeout: Duration::from_secs(args.timeout),
-        caps: vec![("max-states", args.max_states)],
+        caps: vec![
+            ("max-states", args.max_states),
+            ("max-games", args.max_games),
+            ("max-deals", args.max_deals),
+        ],
     });
     let app = Router::new()
         .route("/", get(page))
         .route("/api", get(list))
-        .route("/api/{*path}", post(call).fallback(only_post))
+        .route("/api/{*path}", post(call).fallback(other_method))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(args.max_body))
         .with_state(shared);
@@ -200,26 +211,19 @@ async fn call(
                 )
             }
         };
-    // The worker's turn ends when the work does, even if the answer is no longer awaited.
-    let work = tokio::task::spawn_blocking(move || {
-        let answer = api::run(command);
-        drop(permit);
-        answer
-    });
-    match tokio::time::timeout(shared.timeout, work).await {
-        Err(_) => error(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "the request took more than {} s, this server's limit (its --timeout)",
-                shared.timeout.as_secs()
-            ),
-        ),
-        Ok(Err(_)) => error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error: the work stopped unexpectedly".to_string(),
-        ),
-        Ok(Ok(Err(refusal))) => refused(refusal),
-        Ok(Ok(Ok(output))) => {
+    let answer = if endpoint.inline {
+        // Small work (a tenth of a millisecond): done right here, as handing it to
+        // another thread would cost as much again. (A rule set's table not solved yet
+        // holds this one thread for the solve, under half a second, once.)
+        api::run(command)
+    } else {
+        api::run_apart(command, shared.timeout).await
+    };
+    // The worker's turn ends with the work (a process past the timeout is killed).
+    drop(permit);
+    match answer {
+        Err(refusal) => refused(refusal),
+        Ok(output) => {
             if !endpoint.json {
                 return (
                     [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -243,7 +247,10 @@ async fn call(
     }
 }
 
-async fn only_post() -> Response {
+async fn other_method(Path(path): Path<String>) -> Response {
+    if api::endpoint(&path).is_none() {
+        return not_found().await;
+    }
     error(
         StatusCode::METHOD_NOT_ALLOWED,
         "use POST with a JSON object of the command's options".to_string(),

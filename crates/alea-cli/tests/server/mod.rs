@@ -7,6 +7,11 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+
 /// A server started for a test, stopped when dropped.
 pub struct Server {
     child: Child,
@@ -35,15 +40,44 @@ impl Server {
         Server { child, base }
     }
 
+    /// `POST path` with `body`: the status and the answer's text.
     pub fn post(&self, path: &str, body: &str) -> (u16, String) {
-        match ureq::post(&format!("{}{path}", self.base))
-            .set("Content-Type", "application/json")
-            .send_string(body)
-        {
-            Ok(r) => (r.status(), r.into_string().expect("a text answer")),
-            Err(ureq::Error::Status(code, r)) => (code, r.into_string().expect("a text answer")),
-            Err(e) => panic!("{path}: {e}"),
-        }
+        self.request("POST", path, body)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        self.request("GET", path, "")
+    }
+
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime for the client");
+        runtime.block_on(async {
+            let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+            let request = hyper::Request::builder()
+                .method(method)
+                .uri(format!("{}{path}", self.base))
+                .header("content-type", "application/json")
+                .body(Full::new(Bytes::from(body.to_string())))
+                .expect("a request");
+            let answer = client
+                .request(request)
+                .await
+                .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+            let status = answer.status().as_u16();
+            let text = answer
+                .into_body()
+                .collect()
+                .await
+                .expect("the body")
+                .to_bytes();
+            (
+                status,
+                String::from_utf8(text.to_vec()).expect("a text answer"),
+            )
+        })
     }
 
     /// Resident memory of the server, in KiB.
@@ -97,38 +131,47 @@ impl Load {
 }
 
 /// 20,000 `POST /api/yahtzee/advise` of `body` over 64 connections at once, after 2,000
-/// to warm up; every answer must be 200.
+/// to warm up; every answer must be 200. The client is asynchronous, on one thread: 64
+/// blocking client threads would take the server's cores from it by switching.
 pub fn advice_load(server: &Server, body: &str) -> Load {
+    let connections = 64;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime for the client");
+    let url: hyper::Uri = format!("{}/api/yahtzee/advise", server.base)
+        .parse()
+        .expect("a URL");
     let run = |requests: usize| -> Vec<Duration> {
-        let connections = 64;
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..connections)
-                .map(|c| {
-                    let server = &server;
-                    scope.spawn(move || {
-                        let agent = ureq::AgentBuilder::new().build();
-                        let url = format!("{}/api/yahtzee/advise", server.base);
-                        let mine = requests / connections + usize::from(c < requests % connections);
-                        (0..mine)
-                            .map(|_| {
-                                let t = Instant::now();
-                                let r = agent
-                                    .post(&url)
-                                    .set("Content-Type", "application/json")
-                                    .send_string(body)
-                                    .expect("an answer");
-                                assert_eq!(r.status(), 200);
-                                r.into_string().expect("text");
-                                t.elapsed()
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("no failed request"))
-                .collect()
+        runtime.block_on(async {
+            let client = Client::builder(TokioExecutor::new())
+                .pool_max_idle_per_host(connections)
+                .build_http::<Full<Bytes>>();
+            let mut tasks = tokio::task::JoinSet::new();
+            for c in 0..connections {
+                let (client, url, body) = (client.clone(), url.clone(), body.to_string());
+                let mine = requests / connections + usize::from(c < requests % connections);
+                tasks.spawn(async move {
+                    let mut times = Vec::with_capacity(mine);
+                    for _ in 0..mine {
+                        let request = hyper::Request::post(url.clone())
+                            .header("content-type", "application/json")
+                            .body(Full::new(Bytes::from(body.clone())))
+                            .expect("a request");
+                        let t = Instant::now();
+                        let answer = client.request(request).await.expect("an answer");
+                        assert_eq!(answer.status(), 200);
+                        answer.into_body().collect().await.expect("the body");
+                        times.push(t.elapsed());
+                    }
+                    times
+                });
+            }
+            let mut times = Vec::with_capacity(requests);
+            while let Some(done) = tasks.join_next().await {
+                times.extend(done.expect("no failed request"));
+            }
+            times
         })
     };
     run(2_000);
@@ -141,7 +184,7 @@ pub fn advice_load(server: &Server, body: &str) -> Load {
     assert_eq!(times.len(), 20_000);
     Load {
         requests: 20_000,
-        connections: 64,
+        connections,
         times,
         seconds,
         rss_before_kib,

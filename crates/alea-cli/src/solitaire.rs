@@ -172,6 +172,22 @@ pub fn preload(path: &Path) -> Result<Rules, Failure> {
     Ok(rules)
 }
 
+/// Runs `play` with the player of the table read from `path`, or else of this
+/// process's solved table under `rules` (shared by the web server's requests).
+fn with_player<R>(
+    path: Option<&Path>,
+    rules: Option<RulesArg>,
+    play: impl FnOnce(&Player) -> Result<R, Failure>,
+) -> Result<R, Failure> {
+    match path {
+        Some(path) => {
+            let table = load(path, rules)?;
+            play(&Player::new(&table))
+        }
+        None => play(solved_player(rules.map_or(Rules::FreeJoker, Rules::from))),
+    }
+}
+
 /// The table read from `path`, checked against the rules asked for.
 fn load(path: &Path, rules: Option<RulesArg>) -> Result<Table, Failure> {
     let table = read_table(path)
@@ -314,20 +330,21 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
             "--card: the card is full: no box is left to score the dice in",
         ));
     }
-    // A table from a file is played by a player built for it; a solved one by the
-    // process's (shared by the web server's requests).
-    let (from_file, built);
-    let player = match &args.table {
-        Some(path) => {
-            from_file = load(path, args.rules)?;
-            built = Player::new(&from_file);
-            &built
-        }
-        None => solved_player(args.rules.map_or(Rules::FreeJoker, Rules::from)),
-    };
+    with_player(args.table.as_deref(), args.rules, |player| {
+        advise_with(args, &card, dice, player, out)
+    })
+}
+
+fn advise_with(
+    args: &AdviseArgs,
+    card: &Card,
+    dice: Option<[u8; 6]>,
+    player: &Player,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let table = player.table;
     let rolls_left = usize::from(args.rolls_left);
-    let advice = advise(player, &card, dice.map(|d| (d, rolls_left)))
+    let advice = advise(player, card, dice.map(|d| (d, rolls_left)))
         .map_err(|e| Failure::bad_input(e.to_string()))?;
     let upper_total = card.upper_total();
     let dice_text = dice.map(|d| player.plan.dice.faces(player.keep_of(&d)));
@@ -434,17 +451,17 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
         )));
     }
     let began = Instant::now();
-    // A table from a file is played by a player built for it; a solved one by the
-    // process's (shared by the web server's requests).
-    let (from_file, built);
-    let player = match &args.table {
-        Some(path) => {
-            from_file = load(path, args.rules)?;
-            built = Player::new(&from_file);
-            &built
-        }
-        None => solved_player(args.rules.map_or(Rules::FreeJoker, Rules::from)),
-    };
+    with_player(args.table.as_deref(), args.rules, |player| {
+        simulate_with(args, began, player, out)
+    })
+}
+
+fn simulate_with(
+    args: &SimulateArgs,
+    began: Instant,
+    player: &Player,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let table = player.table;
     let bar = progress::bar(args.games, "games");
     let scores = simulate(player, args.games, args.seed, &|n| bar.inc(n));

@@ -6,7 +6,9 @@
 //! part). Without a WebDriver server for Chromium on the PATH the test is skipped, except
 //! in CI, where it fails.
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
+use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -106,20 +108,7 @@ fn webdriver(driver: &Path) -> (Reaper, String) {
 
 /// Runs the `alea` binary with `args`, feeding `stdin`.
 fn alea(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the alea binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("alea reads its input");
-    child.wait_with_output().expect("alea ends")
+    common::alea(args, stdin.as_bytes())
 }
 
 /// The JSON answer of a run that must succeed.

@@ -11,8 +11,8 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 
 use alea_games::yahtzee::solitaire::{
-    advise, file_len, parse_dice, simulate, solve_with_progress, starts_like_a_table, Advice, Card,
-    Choice, Dice, Player, Rules, Table, TableError, BOXES,
+    advise, file_len, parse_dice, simulate_from, solve_with_progress, starts_like_a_table, Advice,
+    Card, Choice, Dice, Player, Rules, Start, Table, TableError, BOXES,
 };
 
 use crate::failure::Failure;
@@ -113,7 +113,20 @@ pub struct SimulateArgs {
     /// The seed of the dice: the same seed gives the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// One JSON object: mean, std_dev, percentiles, and more.
+    /// The card the games start from: filled boxes and their scores (as for `advise`);
+    /// none by default (the start of the game). Final scores include its points.
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    card: String,
+    /// The five dice on the table in the first turn, like 3,3,5,1,6; without them,
+    /// the games start with a roll of all five.
+    #[arg(long, value_name = "a,b,c,d,e")]
+    dice: Option<String>,
+    /// Rolls still to come in the first turn: 2 after the first roll, 0 after the third.
+    #[arg(long, value_name = "0|1|2", requires = "dice", default_value_t = 2,
+          value_parser = clap::value_parser!(u8).range(0..=2))]
+    rolls_left: u8,
+    /// One JSON object: mean, std_dev, percentiles, counts (games per final score), and
+    /// more.
     #[arg(long)]
     json: bool,
 }
@@ -315,13 +328,12 @@ fn spec_error(option: &str) -> impl Fn(alea_games::ParseError) -> Failure + '_ {
     move |e| Failure::bad_input(format!("{option}:{e}"))
 }
 
-pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    // The position is read first: a typo costs no solve.
+/// The position of `--card` and `--dice`, read before any solve: a typo costs none.
+fn position(card: &str, dice: Option<&str>) -> Result<(Card, Option<[u8; 6]>), Failure> {
     // The dice's tables, built once: they cost more than the rest of an advice.
     static DICE: OnceLock<Dice> = OnceLock::new();
-    let card =
-        Card::parse(&args.card, DICE.get_or_init(Dice::new)).map_err(spec_error("--card"))?;
-    let dice = match &args.dice {
+    let card = Card::parse(card, DICE.get_or_init(Dice::new)).map_err(spec_error("--card"))?;
+    let dice = match dice {
         Some(d) => Some(parse_dice(d).map_err(spec_error("--dice"))?),
         None => None,
     };
@@ -330,6 +342,11 @@ pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure>
             "--card: the card is full: no box is left to score the dice in",
         ));
     }
+    Ok((card, dice))
+}
+
+pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let (card, dice) = position(&args.card, args.dice.as_deref())?;
     with_player(args.table.as_deref(), args.rules, |player| {
         advise_with(args, &card, dice, player, out)
     })
@@ -450,27 +467,53 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
             args.games, args.max_games
         )));
     }
+    let (card, dice) = position(&args.card, args.dice.as_deref())?;
     let began = Instant::now();
     with_player(args.table.as_deref(), args.rules, |player| {
-        simulate_with(args, began, player, out)
+        simulate_with(args, began, &card, dice, player, out)
     })
 }
 
 fn simulate_with(
     args: &SimulateArgs,
     began: Instant,
+    card: &Card,
+    dice: Option<[u8; 6]>,
     player: &Player,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let table = player.table;
+    let rolls_left = usize::from(args.rolls_left);
+    let start = Start {
+        position: card.position(),
+        points: card.total(),
+        roll: dice.map(|d| (d, rolls_left)),
+    };
     let bar = progress::bar(args.games, "games");
-    let scores = simulate(player, args.games, args.seed, &|n| bar.inc(n));
+    let scores = simulate_from(player, &start, args.games, args.seed, &|n| bar.inc(n));
     bar.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
     let e = scores.estimate();
     // One game has no spread to make an interval from.
     let interval = (e.games >= 2).then(|| e.interval());
-    let (exact, exact_sd) = table.expected_score();
+    // The exact figures: the table's moments at a turn's start; within a turn, the
+    // advice's value (the table keeps no spread inside a turn).
+    let points = f64::from(start.points);
+    let (exact, exact_sd) = match dice {
+        None if card.is_full() => (points, Some(0.0)),
+        None => {
+            let m = table.get(start.position);
+            (
+                points + m.mean,
+                Some((m.square - m.mean * m.mean).max(0.0).sqrt()),
+            )
+        }
+        Some(d) => {
+            let advice = advise(player, card, Some((d, rolls_left)))
+                .map_err(|e| Failure::bad_input(e.to_string()))?;
+            (points + advice.value, None)
+        }
+    };
     let percentile = |p: u32| scores.percentile(f64::from(p)).expect("games were played");
     let (min, max) = (percentile(0), scores.counts.len() as u32 - 1);
     if args.json {
@@ -487,9 +530,13 @@ fn simulate_with(
             "interval": interval.map(|(lo, hi)| [lo, hi]),
             "exact_mean": exact,
             "exact_std_dev": exact_sd,
+            "card_points": start.points,
+            "dice": dice.map(|d| player.plan.dice.faces(player.keep_of(&d))),
+            "rolls_left": dice.map(|_| rolls_left),
             "percentiles": p,
             "min": min,
             "max": max,
+            "counts": scores.counts,
             "seconds": seconds,
         });
         writeln!(out, "{o}")?;
@@ -513,11 +560,10 @@ fn simulate_with(
             e.mean
         )?,
     }
-    writeln!(
-        out,
-        "standard deviation: {:.4} (exact {exact_sd:.4})",
-        e.std_dev
-    )?;
+    match exact_sd {
+        Some(sd) => writeln!(out, "standard deviation: {:.4} (exact {sd:.4})", e.std_dev)?,
+        None => writeln!(out, "standard deviation: {:.4}", e.std_dev)?,
+    }
     let p: Vec<String> = PERCENTILES
         .iter()
         .map(|&p| format!("{p}%: {}", percentile(p)))

@@ -419,6 +419,51 @@ impl Page {
                 assert!((loss - l).abs() <= 1e-9, "{what}: {loss} against {l}");
             }
         }
+        // The distribution of the final score from this position: the command line's
+        // seeded games.
+        self.click("yz-simulate").await;
+        self.until(
+            "document.getElementById('yz-chart').dataset.dice === '2,3,3,5,6' && \
+             document.getElementById('yz-chart').dataset.rollsLeft === '0' && \
+             document.getElementById('yz-chart').dataset.busy === '0'",
+            "the simulated distribution from the position",
+        )
+        .await;
+        let cli = alea_json(
+            &[
+                "yahtzee",
+                "simulate",
+                "--games",
+                "20000",
+                "--seed",
+                "1",
+                "--dice",
+                "2,3,3,5,6",
+                "--rolls-left",
+                "0",
+                "--card",
+                "ones=3,full-house=25,chance=22",
+                "--json",
+            ],
+            "",
+        );
+        let mean: f64 = self
+            .attr("yz-chart", "data-mean")
+            .await
+            .and_then(|m| m.parse().ok())
+            .expect("the chart's mean");
+        assert_eq!(mean, cli["mean"].as_f64().expect("a mean"));
+        assert_eq!(
+            self.attr("yz-chart", "data-card-points").await.as_deref(),
+            Some("50")
+        );
+        let bars = self
+            .js("return document.querySelectorAll('#yz-chart svg rect').length;")
+            .await;
+        assert!(
+            bars.as_u64().expect("a count") > 5,
+            "the histogram is drawn"
+        );
         self.screenshot("yahtzee").await;
     }
 

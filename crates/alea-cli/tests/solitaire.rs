@@ -211,6 +211,84 @@ fn simulation_is_seeded_and_agrees_with_the_exact_mean() {
 }
 
 #[test]
+fn simulation_from_a_position_agrees_with_its_exact_value() {
+    // Late in the game, two boxes open: the card's points count in the final score.
+    let card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three-of-a-kind=20,\
+                four-of-a-kind=0,full-house=25,small-straight=30,large-straight=40";
+    let o = json(&[
+        "yahtzee", "simulate", "--games", "20000", "--card", card, "--json",
+    ]);
+    assert_eq!(o["card_points"], 213);
+    let advice = json(&["yahtzee", "advise", "--card", card, "--json"]);
+    let exact = o["exact_mean"].as_f64().unwrap();
+    assert!((exact - 213.0 - advice["value"].as_f64().unwrap()).abs() < 1e-9);
+    let (lo, hi) = (
+        o["interval"][0].as_f64().unwrap(),
+        o["interval"][1].as_f64().unwrap(),
+    );
+    assert!(lo <= exact && exact <= hi, "{o}");
+    let sd = o["exact_std_dev"].as_f64().unwrap();
+    assert!(
+        (o["std_dev"].as_f64().unwrap() - sd).abs() < 0.05 * sd,
+        "{o}"
+    );
+    // The counts are the games per final score, none below the card's points.
+    let counts: Vec<u64> = o["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(counts.iter().sum::<u64>(), 20000);
+    assert!(counts[..213].iter().all(|&c| c == 0));
+    // Within a turn: the dice on the table and the rolls left; the exact mean is the
+    // advice's value, and the table keeps no spread inside a turn.
+    let o = json(&[
+        "yahtzee",
+        "simulate",
+        "--games",
+        "20000",
+        "--card",
+        "ones=3",
+        "--dice",
+        "6,6,6,2,1",
+        "--rolls-left",
+        "1",
+        "--json",
+    ]);
+    let advice = json(&[
+        "yahtzee",
+        "advise",
+        "--card",
+        "ones=3",
+        "--dice",
+        "6,6,6,2,1",
+        "--rolls-left",
+        "1",
+        "--json",
+    ]);
+    let exact = o["exact_mean"].as_f64().unwrap();
+    assert!((exact - 3.0 - advice["value"].as_f64().unwrap()).abs() < 1e-9);
+    let (lo, hi) = (
+        o["interval"][0].as_f64().unwrap(),
+        o["interval"][1].as_f64().unwrap(),
+    );
+    assert!(lo <= exact && exact <= hi, "{o}");
+    assert!(o["exact_std_dev"].is_null());
+    assert_eq!(o["dice"], serde_json::json!([1, 2, 6, 6, 6]));
+    // A full card is its score: 63 in the upper boxes, the bonus 35, 135 below.
+    let full = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three-of-a-kind=20,\
+                four-of-a-kind=0,full-house=25,small-straight=30,large-straight=40,yahtzee=0,chance=20";
+    let o = json(&[
+        "yahtzee", "simulate", "--games", "10", "--card", full, "--json",
+    ]);
+    assert_eq!(
+        (o["min"].as_u64(), o["max"].as_u64()),
+        (Some(233), Some(233))
+    );
+}
+
+#[test]
 fn bad_positions_and_options_are_refused_before_any_work() {
     let cases: [(&[&str], &str); 11] = [
         (

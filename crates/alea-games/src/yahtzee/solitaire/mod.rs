@@ -15,5 +15,5 @@ pub use dice::Dice;
 pub use file::{file_len, starts_like_a_table, TableError};
 pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
-pub use simulate::{simulate, Scores};
+pub use simulate::{simulate, simulate_from, Scores, Start};
 pub use solve::{solve, solve_with_progress, Moments, Position, Table};

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use alea_core::Estimate;
 
+use super::dice::Counts;
 use super::play::{Player, Turns};
 use super::solve::{slot, successor, Position};
 use super::turn::LANES;
@@ -101,6 +102,43 @@ impl Scores {
 
 /// Plays `games` games optimally, calling `progress(games_done)` as chunks finish.
 pub fn simulate(player: &Player, games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> Scores {
+    simulate_from(player, &Start::game(), games, seed, progress)
+}
+
+/// Where games start: a turn-start position and the points already on its card, and
+/// within the first turn the dice on the table with the rolls left (without them, the
+/// turn starts with a roll of all five).
+#[derive(Clone, Copy, Debug)]
+pub struct Start {
+    pub position: Position,
+    pub points: u32,
+    pub roll: Option<(Counts, usize)>,
+}
+
+impl Start {
+    /// The start of the game.
+    pub fn game() -> Start {
+        Start {
+            position: Position {
+                filled: 0,
+                upper: 0,
+                yahtzee_50: false,
+            },
+            points: 0,
+            roll: None,
+        }
+    }
+}
+
+/// [`simulate`] from `start`: the final scores, the card's points included. From the
+/// start of the game the games are those of [`simulate`], die for die.
+pub fn simulate_from(
+    player: &Player,
+    start: &Start,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Scores {
     let chunks = games.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
@@ -113,7 +151,7 @@ pub fn simulate(player: &Player, games: u64, seed: u64, progress: &(dyn Fn(u64) 
                 let mut g = first;
                 while g < last {
                     let n = (last - g).min(LANES as u64);
-                    for s in play(player, turns, seed, g, n as usize) {
+                    for s in play(player, turns, start, seed, g, n as usize) {
                         scores.add(s);
                     }
                     g += n;
@@ -126,7 +164,14 @@ pub fn simulate(player: &Player, games: u64, seed: u64, progress: &(dyn Fn(u64) 
 }
 
 /// Plays games `first..first + n` side by side and returns their final scores.
-fn play(player: &Player, turns: &mut Turns, seed: u64, first: u64, n: usize) -> Vec<u32> {
+fn play(
+    player: &Player,
+    turns: &mut Turns,
+    start: &Start,
+    seed: u64,
+    first: u64,
+    n: usize,
+) -> Vec<u32> {
     let dice = &player.plan.dice;
     let mut rngs: Vec<ChaCha8Rng> = (0..n as u64)
         .map(|i| {
@@ -135,15 +180,8 @@ fn play(player: &Player, turns: &mut Turns, seed: u64, first: u64, n: usize) -> 
             rng
         })
         .collect();
-    let mut positions = vec![
-        Position {
-            filled: 0,
-            upper: 0,
-            yahtzee_50: false,
-        };
-        n
-    ];
-    let mut scores = vec![0u32; n];
+    let mut positions = vec![start.position; n];
+    let mut scores = vec![start.points; n];
     let nothing = dice.by_size[5][0];
     // Rolls the dice not kept.
     let complete = |mut keep: usize, rng: &mut ChaCha8Rng| {
@@ -152,12 +190,16 @@ fn play(player: &Player, turns: &mut Turns, seed: u64, first: u64, n: usize) -> 
         }
         keep
     };
-    for _ in 0..TURNS {
+    let open = TURNS - start.position.filled.count_ones() as usize;
+    for turn in 0..open {
         player.prepare(turns, &positions);
         for l in 0..n {
             let rng = &mut rngs[l];
-            let mut roll = complete(nothing, rng);
-            for rolls_left in [2, 1] {
+            let (mut roll, rolls) = match start.roll {
+                Some((dice, rolls)) if turn == 0 => (player.keep_of(&dice), rolls),
+                _ => (complete(nothing, rng), 2),
+            };
+            for rolls_left in (1..=rolls).rev() {
                 let keep = player.best_keep(turns, l, roll, rolls_left);
                 roll = complete(keep, rng);
             }

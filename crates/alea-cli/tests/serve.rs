@@ -273,6 +273,33 @@ fn slow_work_is_stopped_at_the_timeout_and_others_are_told_it_is_busy() {
     assert_eq!(status, 200, "{body}");
 }
 
+#[test]
+fn a_client_that_sends_nothing_is_let_go() {
+    use std::io::{Read, Write};
+    let server = Server::start(&[]);
+    let address = server.base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).expect("a connection");
+    // Half a request head, then nothing.
+    stream
+        .write_all(b"POST /api/pig HTTP/1.1\r\nHost: x\r\n")
+        .expect("sent");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    let began = Instant::now();
+    let mut rest = Vec::new();
+    let closed = stream.read_to_end(&mut rest);
+    assert!(
+        closed.is_ok(),
+        "the server closes the connection: {closed:?}"
+    );
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        began.elapsed()
+    );
+}
+
 /// 20,000 advice requests over 64 connections at once: no error, memory flat; the
 /// latencies are printed (the benchmark holds the target).
 #[test]

@@ -24,6 +24,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use clap::Args;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
@@ -35,6 +38,8 @@ const PAGE: &str = include_str!("page.html");
 
 /// How long a request waits for a free worker before it is told the server is busy.
 const QUEUE_WAIT: Duration = Duration::from_secs(5);
+/// How long a connection may take to send a request's head.
+const HEAD_WAIT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
@@ -134,12 +139,34 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), Failure> {
         tokio::task::spawn_blocking(|| {
             solitaire::solve_table(alea_games::yahtzee::solitaire::Rules::FreeJoker);
         });
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| Failure::other(format!("the server stopped: {e}")))
+        let stop = tokio::signal::ctrl_c();
+        tokio::pin!(stop);
+        loop {
+            let (stream, _) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(connection) => connection,
+                    // Out of file descriptors, say: the next connection may fare better.
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                _ = &mut stop => return Ok(()),
+            };
+            // Answers are small and whole: sent at once, not held for more.
+            let _ = stream.set_nodelay(true);
+            let service = TowerToHyperService::new(app.clone());
+            tokio::spawn(async move {
+                // A client that does not send its request's head within the limit (or
+                // sits idle that long between requests) is let go: connections cannot
+                // be held open for nothing.
+                let _ = http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(HEAD_WAIT)
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
     })
 }
 

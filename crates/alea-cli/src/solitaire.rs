@@ -79,6 +79,16 @@ pub struct AdviseArgs {
     /// Read the solved table from FILE (written by `solve --save`) instead of solving.
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
+    #[command(flatten)]
+    position: PositionArgs,
+    /// One JSON object: value, and options with their value and loss.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A position: the card, and within its turn the dice and the rolls left.
+#[derive(Debug, Args)]
+struct PositionArgs {
     /// The filled boxes and their scores; none by default (the start of the game).
     #[arg(long, value_name = "SPEC", default_value = "")]
     card: String,
@@ -90,9 +100,6 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "0|1|2", requires = "dice", default_value_t = 2,
           value_parser = clap::value_parser!(u8).range(0..=2))]
     rolls_left: u8,
-    /// One JSON object: value, and options with their value and loss.
-    #[arg(long)]
-    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -113,18 +120,9 @@ pub struct SimulateArgs {
     /// The seed of the dice: the same seed gives the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The card the games start from: filled boxes and their scores (as for `advise`);
-    /// none by default (the start of the game). Final scores include its points.
-    #[arg(long, value_name = "SPEC", default_value = "")]
-    card: String,
-    /// The five dice on the table in the first turn, like 3,3,5,1,6; without them,
-    /// the games start with a roll of all five.
-    #[arg(long, value_name = "a,b,c,d,e")]
-    dice: Option<String>,
-    /// Rolls still to come in the first turn: 2 after the first roll, 0 after the third.
-    #[arg(long, value_name = "0|1|2", requires = "dice", default_value_t = 2,
-          value_parser = clap::value_parser!(u8).range(0..=2))]
-    rolls_left: u8,
+    // Where the games start; final scores include the card's points.
+    #[command(flatten)]
+    position: PositionArgs,
     /// One JSON object: mean, std_dev, percentiles, counts (games per final score), and
     /// more.
     #[arg(long)]
@@ -346,7 +344,7 @@ fn position(card: &str, dice: Option<&str>) -> Result<(Card, Option<[u8; 6]>), F
 }
 
 pub fn run_advise(args: &AdviseArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let (card, dice) = position(&args.card, args.dice.as_deref())?;
+    let (card, dice) = position(&args.position.card, args.position.dice.as_deref())?;
     with_player(args.table.as_deref(), args.rules, |player| {
         advise_with(args, &card, dice, player, out)
     })
@@ -360,7 +358,7 @@ fn advise_with(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let table = player.table;
-    let rolls_left = usize::from(args.rolls_left);
+    let rolls_left = usize::from(args.position.rolls_left);
     let advice = advise(player, card, dice.map(|d| (d, rolls_left)))
         .map_err(|e| Failure::bad_input(e.to_string()))?;
     let upper_total = card.upper_total();
@@ -467,7 +465,7 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
             args.games, args.max_games
         )));
     }
-    let (card, dice) = position(&args.card, args.dice.as_deref())?;
+    let (card, dice) = position(&args.position.card, args.position.dice.as_deref())?;
     let began = Instant::now();
     with_player(args.table.as_deref(), args.rules, |player| {
         simulate_with(args, began, &card, dice, player, out)
@@ -483,7 +481,7 @@ fn simulate_with(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let table = player.table;
-    let rolls_left = usize::from(args.rolls_left);
+    let rolls_left = usize::from(args.position.rolls_left);
     let start = Start {
         position: card.position(),
         points: card.total(),

@@ -8,16 +8,16 @@
 //! - The sum is kept over one running denominator: a term whose denominator divides it
 //!   (or that it divides) is added by one multiplication; only other terms take a greatest
 //!   common divisor; the result is reduced once, at the end.
-//! - Greatest common divisors themselves ([`gcd`]) by Euclid's remainders down to 128
-//!   bits and a binary loop in machine words from there: the big-integer crate's binary
-//!   algorithm allocates at every shift, and was most of the exact solvers' time.
+//! - Greatest common divisors themselves ([`gcd`]) of numbers of up to 128 bits by a
+//!   binary loop in machine integers: the big-integer crate's binary algorithm allocates
+//!   at every shift (longer numbers are left to it).
 //! - Products and sums of two fractions ([`mul`], [`add`]) take the greatest common
 //!   divisors of the smaller parts only (cross-cancelling; Knuth's sum), as the
 //!   elimination needs them.
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, PrimInt, ToPrimitive, Zero};
 
 use crate::value::Exact;
 
@@ -43,42 +43,20 @@ pub(crate) fn times(p: &Exact, v: &Exact) -> Exact {
     Exact::new_raw(numer, denom)
 }
 
-/// The greatest common divisor of two machine words, by the binary algorithm.
-fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
-    if a == 0 || b == 0 {
+/// The greatest common divisor of two machine integers, by the binary algorithm.
+fn binary_gcd<T: PrimInt>(mut a: T, mut b: T) -> T {
+    if a.is_zero() || b.is_zero() {
         return a | b;
     }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
+    let shift = (a | b).trailing_zeros() as usize;
+    a = a >> a.trailing_zeros() as usize;
     loop {
-        b >>= b.trailing_zeros();
+        b = b >> b.trailing_zeros() as usize;
         if a > b {
             std::mem::swap(&mut a, &mut b);
         }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-        // Most divisors met are of a word or less: the cheaper loop from there.
-        if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
-            return u128::from(gcd_u64(x, y)) << shift;
-        }
-    }
-}
-
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    if a == 0 || b == 0 {
-        return a | b;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
+        b = b - a;
+        if b.is_zero() {
             return a << shift;
         }
     }
@@ -91,8 +69,13 @@ pub(crate) fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
 }
 
 fn gcd_magnitudes(a: &BigUint, b: &BigUint) -> BigUint {
+    // Most divisors met are of a word or two: a machine loop; longer ones by the
+    // crate's algorithm.
+    if let (Some(x), Some(y)) = (a.to_u64(), b.to_u64()) {
+        return BigUint::from(binary_gcd(x, y));
+    }
     match (a.to_u128(), b.to_u128()) {
-        (Some(x), Some(y)) => BigUint::from(gcd_u128(x, y)),
+        (Some(x), Some(y)) => BigUint::from(binary_gcd(x, y)),
         _ => a.gcd(b),
     }
 }

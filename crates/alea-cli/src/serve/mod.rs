@@ -3,10 +3,9 @@
 //! One page (HTML, CSS and JavaScript compiled into the binary: nothing is fetched from
 //! elsewhere) and `POST /api/...` endpoints that run the command-line commands (see
 //! `api`): an advice in this process on the shared solved Yahtzee tables, anything
-//! else in a process of its own. At most `--workers` requests are worked on at a time;
-//! a request waits up to a few seconds for a turn (then 503), its body is bounded
-//! (413), and a process is killed at `--timeout` (then 422, the time being a guard like
-//! the commands' own).
+//! else in a process of its own, at most `--workers` at a time: such a request waits up
+//! to a few seconds for its turn (then 503), and its process is killed at `--timeout`
+//! (then 422, the time being a guard like the commands' own). Bodies are bounded (413).
 
 pub mod api;
 
@@ -63,7 +62,8 @@ pub struct ServeArgs {
     /// solving its rules at the first request (repeatable, one per rule set).
     #[arg(long, value_name = "FILE")]
     table: Vec<PathBuf>,
-    /// Requests worked on at once (default: one per core); more wait their turn.
+    /// Requests worked on at once, each in a process of its own (default: one per
+    /// core); more wait their turn. Advice is answered beside them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     workers: Option<u16>,
     /// The longest a request may take, in seconds: beyond, it gets status 422.
@@ -225,29 +225,29 @@ async fn call(
         Ok(command) => command,
         Err(refusal) => return refused(refusal),
     };
-    let permit =
-        match tokio::time::timeout(QUEUE_WAIT, shared.workers.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => permit,
-            _ => {
-                return error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    format!(
-                        "busy: {} requests are being worked on and others wait; try again shortly",
-                        shared.worker_count
-                    ),
-                )
-            }
-        };
     let answer = if endpoint.inline {
         // Small work (a tenth of a millisecond): done right here, as handing it to
-        // another thread would cost as much again. (A rule set's table not solved yet
-        // holds this one thread for the solve, under half a second, once.)
+        // another thread would cost as much again, and without a worker, so that long
+        // checks never hold up an advice. (A rule set's table not solved yet holds this
+        // one thread for the solve, under half a second, once.)
         api::run(command)
     } else {
-        api::run_apart(command, shared.timeout).await
+        let Ok(Ok(permit)) =
+            tokio::time::timeout(QUEUE_WAIT, shared.workers.clone().acquire_owned()).await
+        else {
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "busy: {} requests are being worked on and others wait; try again shortly",
+                    shared.worker_count
+                ),
+            );
+        };
+        let answer = api::run_apart(command, shared.timeout).await;
+        // The worker's turn ends with the work (a process past the timeout is killed).
+        drop(permit);
+        answer
     };
-    // The worker's turn ends with the work (a process past the timeout is killed).
-    drop(permit);
     match answer {
         Err(refusal) => refused(refusal),
         Ok(output) => {

@@ -1,33 +1,11 @@
 //! Reading a command's input: a file, or standard input for no file or `-`.
 
-use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
 
 use alea_games::ParseError;
 
 use crate::failure::Failure;
-
-thread_local! {
-    /// The standard input of a command run for a web request (see [`given_stdin`]).
-    static GIVEN: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` with `text` as the standard input that a command reads on this thread
-/// (empty when it is not given), never the process's own: the web server runs the
-/// commands in process, and a request's `input` is what the command would read from a
-/// pipe (errors point into it as `<stdin>`, as they do then).
-pub fn given_stdin<R>(text: Option<String>, f: impl FnOnce() -> R) -> R {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            GIVEN.with(|given| given.borrow_mut().take());
-        }
-    }
-    GIVEN.with(|given| *given.borrow_mut() = Some(text.unwrap_or_default().into_bytes()));
-    let _reset = Reset;
-    f()
-}
 
 /// The bytes of an input and the name errors give it.
 pub struct Input {
@@ -50,12 +28,6 @@ impl Input {
     }
 
     fn stdin() -> Result<Input, Failure> {
-        if let Some(bytes) = GIVEN.with(|given| given.borrow_mut().take()) {
-            return Ok(Input {
-                name: "<stdin>".into(),
-                bytes,
-            });
-        }
         let mut bytes = Vec::new();
         std::io::stdin()
             .lock()

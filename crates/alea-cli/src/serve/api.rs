@@ -19,7 +19,6 @@ use clap::{CommandFactory, FromArgMatches};
 use serde_json::{Map, Value as Json};
 
 use crate::failure::{BAD_INPUT, LIMIT};
-use crate::input;
 use crate::Cli;
 
 /// What a command reads, besides its options.
@@ -419,63 +418,49 @@ pub async fn run_apart(command: Command, timeout: Duration) -> Result<Vec<u8>, R
         return Ok(output.stdout);
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let message = stderr.trim_end();
-    let message = message
-        .strip_prefix("error: ")
-        .unwrap_or(message)
-        .to_string();
-    Err(match output.status.code() {
-        Some(2) => Refusal {
-            status: 400,
-            // clap's message is its first line; the usage lines after it name the
-            // command line, not the request.
-            message: if message.contains("\n\nUsage:") {
-                message.lines().next().unwrap_or_default().to_string()
-            } else {
-                message
-            },
-        },
-        Some(3) => Refusal {
+    Err(failed(output.status.code(), &stderr))
+}
+
+/// A command's failure, as the command line reports it (exit status `code`, `error:
+/// MESSAGE`), in HTTP's terms: bad input 400, a guard 422, anything else 500.
+fn failed(code: Option<i32>, text: &str) -> Refusal {
+    let text = text.trim_end();
+    let mut message = text.strip_prefix("error: ").unwrap_or(text);
+    if message.contains("\nUsage:") {
+        // clap's: its first line; the usage lines after it name the command line, not
+        // the request.
+        message = message.lines().next().unwrap_or_default();
+    }
+    match code {
+        Some(c) if c == i32::from(BAD_INPUT) => Refusal::bad(message),
+        Some(c) if c == i32::from(LIMIT) => Refusal {
             status: 422,
-            message,
+            message: message.to_string(),
         },
-        _ => internal(format!(
-            "the command stopped unexpectedly ({}): {message}",
-            output.status
-        )),
-    })
+        _ => Refusal {
+            status: 500,
+            message: format!("internal error: the command stopped unexpectedly: {message}"),
+        },
+    }
 }
 
 /// Runs the command in this process, as `alea` would with its output captured: the
-/// output, or why not.
+/// output, or why not. Only for commands that read no input (an inline endpoint's):
+/// this process's standard input is not the request's.
 pub fn run(command: Command) -> Result<Vec<u8>, Refusal> {
+    debug_assert!(command.stdin.is_none(), "an inline command reads no input");
     let parsed = DEFINITION.with(|definition| {
         let matches = definition
             .borrow_mut()
             .try_get_matches_from_mut(&command.args)?;
         Cli::from_arg_matches(&matches)
     });
-    let cli = parsed.map_err(|e| {
-        let text = e.render().to_string();
-        // clap's message is its first line; the usage lines after it name the command
-        // line, not the request.
-        let first = text.lines().next().unwrap_or("bad options").trim();
-        Refusal::bad(first.strip_prefix("error: ").unwrap_or(first).to_string())
-    })?;
+    let cli = parsed.map_err(|e| failed(Some(i32::from(BAD_INPUT)), &e.render().to_string()))?;
     let mut out = Vec::new();
-    let ran = catch_unwind(AssertUnwindSafe(|| {
-        input::given_stdin(command.stdin, || crate::run(&cli, &mut out))
-    }));
+    let ran = catch_unwind(AssertUnwindSafe(|| crate::run(&cli, &mut out)));
     match ran {
         Ok(Ok(())) => Ok(out),
-        Ok(Err(failure)) => Err(Refusal {
-            status: match failure.code {
-                BAD_INPUT => 400,
-                LIMIT => 422,
-                _ => 500,
-            },
-            message: failure.message,
-        }),
+        Ok(Err(failure)) => Err(failed(Some(i32::from(failure.code)), &failure.message)),
         Err(_) => Err(Refusal {
             status: 500,
             message: "internal error: the command failed unexpectedly (see the server's log)"
@@ -531,6 +516,31 @@ mod tests {
         // A value is never an option: `--dice=--json` gives --dice the text `--json`.
         let a = args("yahtzee/advise", r#"{"dice": "--table=/etc/passwd"}"#).expect("fine");
         assert_eq!(a[3], "--dice=--table=/etc/passwd");
+    }
+
+    #[test]
+    fn commands_run_in_the_servers_process_read_no_input() {
+        for e in ENDPOINTS.iter().filter(|e| e.inline) {
+            assert_eq!(e.reads, Reads::Nothing, "{}", e.path);
+        }
+    }
+
+    #[test]
+    fn failures_keep_the_command_lines_message() {
+        let clap = "error: unexpected argument '--bogus' found\n\nUsage: alea pig\n";
+        let r = failed(Some(2), clap);
+        assert_eq!(
+            (r.status, r.message.as_str()),
+            (400, "unexpected argument '--bogus' found")
+        );
+        let model = "error: <stdin>:2:3: unknown variable `y`\n  x\n  ^\n";
+        let r = failed(Some(2), model);
+        assert_eq!(
+            (r.status, r.message.as_str()),
+            (400, "<stdin>:2:3: unknown variable `y`\n  x\n  ^")
+        );
+        assert_eq!(failed(Some(3), "error: over --max-work").status, 422);
+        assert_eq!(failed(None, "").status, 500);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `alea yahtzee solve | advise | simulate`: the whole solitaire game, solved for the
-//! largest expected score, advice for any position, and optimal games with seeded dice.
+//! `alea yahtzee solve | advise | simulate | distribution`: the whole solitaire game,
+//! solved for the largest expected score, advice for any position, optimal games with
+//! seeded dice, and the distribution of the final score.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -11,8 +12,9 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 
 use alea_games::yahtzee::solitaire::{
-    advise, file_len, parse_dice, simulate_from, solve_with_progress, starts_like_a_table, Advice,
-    Card, Choice, Dice, Player, Rules, Start, Table, TableError, BOXES,
+    advise, distribution, exact_score, exact_scores, file_len, parse_dice, parse_targets,
+    simulate_from, solve_with_progress, starts_like_a_table, Advice, Bin, Card, Choice, Dice,
+    Distribution, ExactScore, Player, Rules, Start, Table, TableError, BOXES, EXACT_MAX_OPEN,
 };
 
 use crate::failure::Failure;
@@ -125,6 +127,58 @@ pub struct SimulateArgs {
     position: PositionArgs,
     /// One JSON object: mean, std_dev, percentiles, counts (games per final score), and
     /// more.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = concat!(
+        "\
+The games start from the position of --card, --dice and --rolls-left (the start of the \
+game by default; final scores include the card's points) and are played optimally with \
+seeded dice, as by `simulate`: the output depends on the seed and the number of games \
+only. Every figure is an estimate with its 95% interval (Wilson's for probabilities), \
+beside the exact mean and standard deviation from the solved table (the standard \
+deviation at the start of a turn only). With at most five boxes open the distribution \
+is worked out exactly over every roll instead, in milliseconds, and no games are played \
+(unless --simulate is given).",
+        "\n\n",
+        exit_codes!()
+    ))]
+pub struct DistributionArgs {
+    /// The joker rule (default: the table's, or free-joker).
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+    /// Read the solved table from FILE (written by `solve --save`) instead of solving.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// How many games to play.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// The most games one call may play: more stop with exit status 3 before any is
+    /// played.
+    #[arg(long, default_value_t = 10_000_000, value_name = "N")]
+    max_games: u64,
+    /// The seed of the dice: the same seed gives the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Target scores, like 200,250,300: the probability of finishing with at least each.
+    #[arg(long, value_name = "SCORES", allow_hyphen_values = true)]
+    target: Option<String>,
+    /// The width in points of the histogram's bins in the text output (JSON gives
+    /// every score).
+    #[arg(long, value_name = "POINTS", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    bin_width: u32,
+    /// Play the games even when the exact distribution can be worked out (at most
+    /// five boxes open).
+    #[arg(long)]
+    simulate: bool,
+    // Where the games start; final scores include the card's points.
+    #[command(flatten)]
+    position: PositionArgs,
+    /// One JSON object: mean, std_dev, their intervals, percentiles, targets, bins (every
+    /// score with its count, probability and interval), and more.
     #[arg(long)]
     json: bool,
 }
@@ -377,32 +431,7 @@ fn advise_with(
         return Ok(());
     }
     writeln!(out, "rules: {}", table.rules.name())?;
-    let open: Vec<&str> = (0..13)
-        .filter(|&b| card.scores[b].is_none())
-        .map(|b| BOXES[b])
-        .collect();
-    writeln!(
-        out,
-        "card: {} points, upper total {upper_total} of 63, open: {}",
-        card.total(),
-        if open.is_empty() {
-            "none".to_string()
-        } else {
-            open.join(", ")
-        }
-    )?;
-    match &dice_text {
-        Some(d) => {
-            let faces: Vec<String> = d.iter().map(u8::to_string).collect();
-            writeln!(
-                out,
-                "dice: {}, {rolls_left} roll{} to come",
-                faces.join(" "),
-                if rolls_left == 1 { "" } else { "s" }
-            )?
-        }
-        None => writeln!(out, "at the start of a turn")?,
-    }
+    write_position(out, card, dice_text.as_deref(), rolls_left)?;
     writeln!(
         out,
         "value: {:.7} (expected points still to come, under optimal play)",
@@ -424,6 +453,43 @@ fn advise_with(
         .collect();
     show::table(out, ["option", "value", "loss"], &rows)?;
     Ok(())
+}
+
+/// The position as text: the card (its points, upper total and open boxes), then the
+/// dice and the rolls to come, or the start of a turn.
+fn write_position(
+    out: &mut dyn Write,
+    card: &Card,
+    dice: Option<&[u8]>,
+    rolls_left: usize,
+) -> std::io::Result<()> {
+    let open: Vec<&str> = (0..13)
+        .filter(|&b| card.scores[b].is_none())
+        .map(|b| BOXES[b])
+        .collect();
+    writeln!(
+        out,
+        "card: {} points, upper total {} of 63, open: {}",
+        card.total(),
+        card.upper_total(),
+        if open.is_empty() {
+            "none".to_string()
+        } else {
+            open.join(", ")
+        }
+    )?;
+    match dice {
+        Some(d) => {
+            let faces: Vec<String> = d.iter().map(u8::to_string).collect();
+            writeln!(
+                out,
+                "dice: {}, {rolls_left} roll{} to come",
+                faces.join(" "),
+                if rolls_left == 1 { "" } else { "s" }
+            )
+        }
+        None => writeln!(out, "at the start of a turn"),
+    }
 }
 
 fn option_text(choice: &Choice) -> String {
@@ -496,22 +562,10 @@ fn simulate_with(
     let interval = (e.games >= 2).then(|| e.interval());
     // The exact figures: the table's moments at a turn's start; within a turn, the
     // advice's value (the table keeps no spread inside a turn).
-    let points = f64::from(start.points);
-    let (exact, exact_sd) = match dice {
-        None if card.is_full() => (points, Some(0.0)),
-        None => {
-            let m = table.get(start.position);
-            (
-                points + m.mean,
-                Some((m.square - m.mean * m.mean).max(0.0).sqrt()),
-            )
-        }
-        Some(d) => {
-            let advice = advise(player, card, Some((d, rolls_left)))
-                .map_err(|e| Failure::bad_input(e.to_string()))?;
-            (points + advice.value, None)
-        }
-    };
+    let ExactScore {
+        mean: exact,
+        std_dev: exact_sd,
+    } = exact_score(player, card, start.roll).map_err(|e| Failure::bad_input(e.to_string()))?;
     let percentile = |p: u32| scores.percentile(f64::from(p)).expect("games were played");
     let (min, max) = (percentile(0), scores.counts.len() as u32 - 1);
     if args.json {
@@ -569,4 +623,220 @@ fn simulate_with(
     writeln!(out, "percentiles: {}", p.join(", "))?;
     writeln!(out, "lowest: {min}, highest: {max}")?;
     Ok(())
+}
+
+pub fn run_distribution(args: &DistributionArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    if args.games > args.max_games {
+        return Err(Failure::limit(format!(
+            "--games {} is above --max-games {}; raise --max-games to go on",
+            args.games, args.max_games
+        )));
+    }
+    let (card, dice) = position(&args.position.card, args.position.dice.as_deref())?;
+    let targets = match &args.target {
+        Some(spec) => parse_targets(spec).map_err(spec_error("--target"))?,
+        None => Vec::new(),
+    };
+    let began = Instant::now();
+    with_player(args.table.as_deref(), args.rules, |player| {
+        distribution_with(args, began, &card, dice, &targets, player, out)
+    })
+}
+
+fn distribution_with(
+    args: &DistributionArgs,
+    began: Instant,
+    card: &Card,
+    dice: Option<[u8; 6]>,
+    targets: &[u32],
+    player: &Player,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let table = player.table;
+    let rolls_left = usize::from(args.position.rolls_left);
+    let start = Start {
+        position: card.position(),
+        points: card.total(),
+        roll: dice.map(|d| (d, rolls_left)),
+    };
+    let open = distribution::open_boxes(&start);
+    let distribution = if open <= EXACT_MAX_OPEN && !args.simulate {
+        Distribution::exact(exact_scores(player, &start))
+    } else {
+        let bar = progress::bar(args.games, "games");
+        let scores = simulate_from(player, &start, args.games, args.seed, &|n| bar.inc(n));
+        bar.finish_and_clear();
+        Distribution::simulated(&scores)
+    };
+    let seconds = began.elapsed().as_secs_f64();
+    let exact = distribution.is_exact();
+    let ExactScore {
+        mean: exact_mean,
+        std_dev: exact_sd,
+    } = exact_score(player, card, start.roll).map_err(|e| Failure::bad_input(e.to_string()))?;
+    // Within a turn the table keeps no spread; an exact distribution has it.
+    let exact_sd = exact_sd.or(exact.then_some(distribution.std_dev));
+    let (min, max) = distribution.extremes().expect("a score occurs");
+    let percentiles = distribution.percentiles();
+    let tails: Vec<Bin> = targets.iter().map(|&t| distribution.at_least(t)).collect();
+    let dice_text = dice.map(|d| player.plan.dice.faces(player.keep_of(&d)));
+    if args.json {
+        let pair = |i: Option<(f64, f64)>| i.map(|(lo, hi)| [lo, hi]);
+        let p: serde_json::Map<String, Json> = percentiles
+            .iter()
+            .map(|&(p, s)| (p.to_string(), json!(s)))
+            .collect();
+        let bin = |b: &Bin| {
+            json!({
+                "score": b.low,
+                "count": b.count,
+                "probability": b.probability,
+                "interval": pair(b.interval),
+            })
+        };
+        let o = json!({
+            "rules": table.rules.name(),
+            "exact": exact,
+            "games": distribution.games(),
+            "seed": (!exact).then_some(args.seed),
+            "mean": distribution.mean,
+            "mean_interval": pair(distribution.mean_interval),
+            "std_dev": distribution.std_dev,
+            "std_dev_interval": pair(distribution.std_dev_interval),
+            "exact_mean": exact_mean,
+            "exact_std_dev": exact_sd,
+            "card_points": start.points,
+            "dice": dice_text,
+            "rolls_left": dice.map(|_| rolls_left),
+            "percentiles": p,
+            "min": min,
+            "max": max,
+            "targets": tails.iter().map(bin).collect::<Vec<Json>>(),
+            "bins": distribution.scores().iter().map(bin).collect::<Vec<Json>>(),
+            "seconds": seconds,
+        });
+        writeln!(out, "{o}")?;
+        return Ok(());
+    }
+    writeln!(out, "rules: {}", table.rules.name())?;
+    if card.scores.iter().all(Option::is_none) && dice.is_none() {
+        writeln!(out, "from the start of the game")?;
+    } else {
+        write_position(out, card, dice_text.as_deref(), rolls_left)?;
+    }
+    let interval = |i: Option<(f64, f64)>, places: usize| match i {
+        Some((lo, hi)) => format!("95% interval {lo:.places$} to {hi:.places$}; "),
+        None => String::new(),
+    };
+    match distribution.games() {
+        Some(games) => {
+            writeln!(
+                out,
+                "simulation: {games} game{} played optimally with seed {}: estimates, with \
+                 95% intervals",
+                if games == 1 { "" } else { "s" },
+                args.seed
+            )?;
+            writeln!(
+                out,
+                "mean: {:.4} ({}exact {exact_mean:.7})",
+                distribution.mean,
+                interval(distribution.mean_interval, 4)
+            )?;
+            let exact_sd = exact_sd.map_or("unknown within a turn".into(), |sd| format!("{sd:.4}"));
+            writeln!(
+                out,
+                "standard deviation: {:.4} ({}exact {exact_sd})",
+                distribution.std_dev,
+                interval(distribution.std_dev_interval, 4)
+            )?;
+        }
+        None => {
+            if open == 0 {
+                writeln!(out, "exact: the card is full, its score final")?;
+            } else {
+                writeln!(
+                    out,
+                    "exact: worked out over every roll ({open} box{} open), no games played",
+                    if open == 1 { "" } else { "es" }
+                )?;
+            }
+            writeln!(out, "mean: {exact_mean:.7}")?;
+            writeln!(out, "standard deviation: {:.4}", distribution.std_dev)?;
+        }
+    }
+    let p: Vec<String> = percentiles
+        .iter()
+        .map(|&(p, s)| format!("{p}%: {s}"))
+        .collect();
+    writeln!(out, "percentiles: {}", p.join(", "))?;
+    writeln!(out, "lowest: {min}, highest: {max}")?;
+    for t in &tails {
+        writeln!(
+            out,
+            "at least {}: {}{}",
+            t.low,
+            probability(t.probability),
+            t.interval.map_or(String::new(), |(lo, hi)| format!(
+                " (95% interval {} to {})",
+                probability(lo),
+                probability(hi)
+            ))
+        )?;
+    }
+    let histogram = distribution.histogram(args.bin_width);
+    writeln!(
+        out,
+        "histogram: bins of {} point{}, the rarest 0.1% at each end in one bin",
+        args.bin_width,
+        if args.bin_width == 1 { "" } else { "s" }
+    )?;
+    let top = histogram.iter().map(|b| b.probability).fold(0.0, f64::max);
+    let bar = |p: f64| "#".repeat((40.0 * p / top).round() as usize);
+    let range = |b: &Bin| {
+        if b.low == b.high {
+            b.low.to_string()
+        } else {
+            format!("{} to {}", b.low, b.high)
+        }
+    };
+    if exact {
+        let rows: Vec<[String; 3]> = histogram
+            .iter()
+            .map(|b| [range(b), probability(b.probability), bar(b.probability)])
+            .collect();
+        show::table(out, ["score", "probability", ""], &rows)?;
+    } else {
+        let rows: Vec<[String; 5]> = histogram
+            .iter()
+            .map(|b| {
+                let (lo, hi) = b.interval.unwrap_or((0.0, 1.0));
+                [
+                    range(b),
+                    b.count.unwrap_or(0).to_string(),
+                    probability(b.probability),
+                    format!("{} to {}", probability(lo), probability(hi)),
+                    bar(b.probability),
+                ]
+            })
+            .collect();
+        show::table(
+            out,
+            ["score", "games", "probability", "95% interval", ""],
+            &rows,
+        )?;
+    }
+    Ok(())
+}
+
+/// A probability as text: six decimals, or two significant digits below a millionth
+/// (rather than a zero that is not one); none at all is `0`.
+fn probability(p: f64) -> String {
+    if p == 0.0 {
+        "0".into()
+    } else if p < 5e-7 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.6}")
+    }
 }

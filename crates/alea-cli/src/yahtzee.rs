@@ -13,7 +13,10 @@ use alea_games::yahtzee::{best_assignment, parse_games, Assignment, CATEGORIES};
 use crate::failure::Failure;
 use crate::input::Input;
 use crate::progress;
-use crate::solitaire::{run_advise, run_simulate, run_solve, AdviseArgs, SimulateArgs, SolveArgs};
+use crate::solitaire::{
+    run_advise, run_distribution, run_simulate, run_solve, AdviseArgs, DistributionArgs,
+    SimulateArgs, SolveArgs,
+};
 
 #[derive(Debug, Args)]
 #[command(
@@ -52,6 +55,9 @@ enum Action {
     Advise(AdviseArgs),
     /// Play whole games optimally with seeded dice: mean, spread, percentiles.
     Simulate(SimulateArgs),
+    /// The distribution of the final score under optimal play from a position: a
+    /// seeded simulation (exact with few boxes open), percentiles, targets, histogram.
+    Distribution(DistributionArgs),
 }
 
 pub fn run(args: &YahtzeeArgs, out: &mut dyn Write) -> Result<(), Failure> {
@@ -59,6 +65,7 @@ pub fn run(args: &YahtzeeArgs, out: &mut dyn Write) -> Result<(), Failure> {
         Some(Action::Solve(a)) => return run_solve(a, out),
         Some(Action::Advise(a)) => return run_advise(a, out),
         Some(Action::Simulate(a)) => return run_simulate(a, out),
+        Some(Action::Distribution(a)) => return run_distribution(a, out),
         None => {}
     }
     let input = Input::read(args.file.as_deref())?;

@@ -3,9 +3,12 @@
 //! used, upper total) for comparison.
 //!
 //! Solitaire Yahtzee: the whole game solved (free joker, f64, mean and second moment),
-//! 20,000 optimal games from a solved table (seed 1), and advice for one position.
+//! 20,000 and a million optimal games from a solved table (seed 1), and advice for one
+//! position.
 
-use alea_games::yahtzee::solitaire::{self, advise, parse_dice, Card, Dice, Player, Rules};
+use alea_games::yahtzee::solitaire::{
+    self, advise, parse_dice, Book, Card, Dice, Player, Rules, Start,
+};
 use alea_games::yahtzee::{best_assignment, best_total_by_table, Game};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -65,6 +68,28 @@ fn solitaire_simulate_20000_games(bencher: divan::Bencher) {
     let table = solitaire::solve(Rules::FreeJoker);
     let player = Player::new(&table);
     bencher.bench(|| solitaire::simulate(&player, 20_000, 1, &|_| {}).games());
+}
+
+/// A million games from the table in memory; the book of decisions starts empty each
+/// time, so working out the positions met is part of the time.
+#[divan::bench(sample_count = 7)]
+fn solitaire_simulate_1000000_games(bencher: divan::Bencher) {
+    let table = solitaire::solve(Rules::FreeJoker);
+    let player = Player::new(&table);
+    bencher.bench(|| solitaire::simulate(&player, 1_000_000, 1, &|_| {}).games());
+}
+
+/// The same games again with the book kept from a first run: the play alone.
+#[divan::bench(sample_count = 7)]
+fn solitaire_simulate_1000000_games_book_kept(bencher: divan::Bencher) {
+    let table = solitaire::solve(Rules::FreeJoker);
+    let player = Player::new(&table);
+    let mut book = Book::new();
+    let start = Start::game();
+    solitaire::simulate_with(&player, &mut book, &start, 1_000_000, 1, &|_| {});
+    bencher.bench_local(|| {
+        solitaire::simulate_with(&player, &mut book, &start, 1_000_000, 1, &|_| {}).games()
+    });
 }
 
 #[divan::bench(sample_count = 50)]

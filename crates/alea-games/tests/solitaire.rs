@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 
 use alea_core::{solve as solve_model, Exact, Expansion, Limits, Model, Pick, Value};
 use alea_games::yahtzee::solitaire::{
-    advise, parse_dice, simulate, solve, Card, Choice, Dice, Player, Position, Rules, Table, BOXES,
+    advise, parse_dice, simulate, simulate_from, simulate_with, solve, Book, Card, Choice, Dice,
+    Player, Position, Rules, Start, Table, BOXES,
 };
 
 /// Each rule set solved once for all the tests of this file.
@@ -200,6 +201,92 @@ fn simulation_agrees_with_the_exact_mean() {
     assert_eq!(again, scores);
     let median = scores.percentile(50.0).unwrap();
     assert!((230..=260).contains(&median), "{median}");
+}
+
+/// Game `game` of seed `seed` played alone, by asking the player at every roll: the
+/// simulation's decisions are kept in a book and read back, so this checks the book.
+fn one_game(player: &Player, start: &Start, seed: u64, game: u64) -> u32 {
+    use rand::{Rng, SeedableRng};
+    let dice = &player.plan.dice;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(game);
+    let mut complete = |mut keep: usize| {
+        for _ in dice.size(keep)..5 {
+            keep = dice.with_face[keep][rng.gen_range(0..6)];
+        }
+        keep
+    };
+    let mut turns = player.turns();
+    let (mut at, mut score) = (start.position, start.points);
+    for turn in 0..13 - at.filled.count_ones() {
+        player.prepare(&mut turns, &[at]);
+        let (mut roll, rolls) = match start.roll {
+            Some((counts, rolls)) if turn == 0 => (player.keep_of(&counts), rolls),
+            _ => (complete(dice.by_size[5][0]), 2),
+        };
+        for left in (1..=rolls).rev() {
+            roll = complete(player.best_keep(&turns, 0, roll, left));
+        }
+        let choice = player.best_box(&turns, 0, roll);
+        score += choice.earned;
+        // The next position, by the rules of the upper total and the Yahtzee flag.
+        let filled = at.filled | 1 << choice.index;
+        let upper = if choice.index < 6 {
+            (u32::from(at.upper) + choice.points).min(63) as u8
+        } else {
+            at.upper
+        };
+        let yahtzee_50 = at.yahtzee_50 || (choice.index == 11 && choice.points == 50);
+        at = Position {
+            filled,
+            upper,
+            yahtzee_50,
+        };
+    }
+    score
+}
+
+#[test]
+fn simulated_games_are_the_games_played_one_by_one_from_the_advice() {
+    let (card_text, counts, rolls) = (
+        "ones=3,fours=12,full-house=25,chance=22",
+        [0, 0, 2, 0, 1, 2],
+        1,
+    );
+    for (rules, start, games) in [
+        (Rules::FreeJoker, Start::game(), 300),
+        (
+            Rules::ForcedJoker,
+            Start {
+                position: card(card_text).position(),
+                points: card(card_text).total(),
+                roll: Some((counts, rolls)),
+            },
+            200,
+        ),
+    ] {
+        let player = Player::new(table(rules));
+        let mut expected = vec![0u64; 1600];
+        for g in 0..games {
+            expected[one_game(&player, &start, 5, g) as usize] += 1;
+        }
+        // A book that already holds some positions, on one thread and on two.
+        let mut book = Book::new();
+        simulate_with(&player, &mut book, &start, 40, 5, &|_| {});
+        for threads in [1, 2] {
+            let scores = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| simulate_with(&player, &mut book, &start, games, 5, &|_| {}));
+            let mut got = scores.counts.clone();
+            got.resize(expected.len(), 0);
+            assert_eq!(got, expected, "{rules:?}, {threads} threads");
+        }
+        let mut fresh = simulate_from(&player, &start, games, 5, &|_| {}).counts;
+        fresh.resize(expected.len(), 0);
+        assert_eq!(fresh, expected, "{rules:?}, a fresh book");
+    }
 }
 
 // An independent brute force: the game as a model for the engine, with its own

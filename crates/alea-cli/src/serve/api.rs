@@ -137,6 +137,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
         about: "seeded optimal games: the distribution of the final score",
     },
     Endpoint {
+        path: "yahtzee/distribution",
+        command: &["yahtzee", "distribution"],
+        reads: Reads::Nothing,
+        json: true,
+        inline: false,
+        about: "the final score's distribution from a position: percentiles, targets, bins",
+    },
+    Endpoint {
         path: "pig",
         command: &["pig"],
         reads: Reads::Nothing,

@@ -3,6 +3,7 @@
 
 pub mod advise;
 pub mod dice;
+pub mod distribution;
 pub mod file;
 pub mod play;
 pub mod rules;
@@ -12,8 +13,11 @@ pub mod turn;
 
 pub use advise::{advise, parse_dice, Advice, AdviceError, Card, Choice, Opt};
 pub use dice::Dice;
+pub use distribution::{
+    exact_score, exact_scores, parse_targets, wilson, Bin, Distribution, ExactScore, EXACT_MAX_OPEN,
+};
 pub use file::{file_len, starts_like_a_table, TableError};
 pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
-pub use simulate::{simulate, simulate_from, Scores, Start};
+pub use simulate::{simulate, simulate_from, simulate_with, Book, Scores, Start};
 pub use solve::{solve, solve_with_progress, Moments, Position, Table};

@@ -22,6 +22,8 @@ pub struct Player<'a> {
     count: [Vec<u8>; 6],
     /// The rolls that are Yahtzees, which may take the joker and the 100 bonus.
     yahtzees: Vec<usize>,
+    /// Per keep, its number among the rolls (for keeps of five dice).
+    roll_numbers: Vec<u16>,
 }
 
 /// The values within the turns of up to [`LANES`] positions.
@@ -32,6 +34,11 @@ pub struct Turns {
     futures: Vec<[f64; SLOTS]>,
     /// Per lane and roll, the value of the roll as the last of the turn.
     last: Vec<Vec<f64>>,
+    /// Per lane and roll, the best box for the roll as the last of the turn (the first
+    /// of the best in card order) and the points it gets there.
+    last_box: Vec<Vec<(u8, u8)>>,
+    /// Room for one lane's best boxes, as numbers.
+    chosen: Vec<f64>,
     /// The value of each keep with one roll to come.
     one: Vec<Lane>,
     /// ... and with two rolls to come.
@@ -39,6 +46,21 @@ pub struct Turns {
     /// The value of each turn at its start.
     start: Lane,
     work: Work,
+}
+
+/// The rolls of five dice.
+pub const ROLLS: usize = 252;
+
+/// The best play of one turn-start position for every roll, by the roll's number in the
+/// plan's rolls: what [`Player::best_keep`] and [`Player::best_box`] choose, kept in a
+/// kilobyte for a simulation to read many times.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decisions {
+    /// With one roll to come (`keep[0]`) and with two (`keep[1]`): the best keep, as
+    /// its place in [`super::Dice::keeps_of_roll`].
+    pub keep: [[u8; ROLLS]; 2],
+    /// The best box for the last roll, and the points it gets there.
+    pub last_box: [(u8, u8); ROLLS],
 }
 
 /// A box a last roll may be scored in.
@@ -70,6 +92,10 @@ impl<'a> Player<'a> {
         let yahtzees = (0..rolls.len())
             .filter(|&i| rolls[i].yahtzee_face.is_some())
             .collect();
+        let mut roll_numbers = vec![u16::MAX; plan.dice.keeps.len()];
+        for (n, &r) in plan.dice.rolls.iter().enumerate() {
+            roll_numbers[r] = n as u16;
+        }
         Player {
             table,
             plan,
@@ -77,6 +103,7 @@ impl<'a> Player<'a> {
             plain,
             count,
             yahtzees,
+            roll_numbers,
         }
     }
 
@@ -86,6 +113,8 @@ impl<'a> Player<'a> {
             positions: Vec::with_capacity(LANES),
             futures: Vec::with_capacity(LANES),
             last: vec![vec![0.0; self.rolls.len()]; LANES],
+            last_box: vec![vec![(0, 0); self.rolls.len()]; LANES],
+            chosen: vec![0.0; self.rolls.len()],
             one: vec![[0.0; LANES]; self.plan.dice.keeps.len()],
             two: vec![[0.0; LANES]; self.plan.dice.keeps.len()],
             start: [0.0; LANES],
@@ -112,13 +141,18 @@ impl<'a> Player<'a> {
         }
         for l in 0..positions.len() {
             let (at, futures) = (turns.positions[l], &turns.futures[l]);
-            let last = &mut turns.last[l];
-            last_roll_values(self, at.filled, futures, last);
+            let (last, last_box) = (&mut turns.last[l], &mut turns.last_box[l]);
+            let chosen = &mut turns.chosen;
+            last_roll_values(self, at.filled, futures, last, chosen);
+            for (n, (to, &b)) in last_box.iter_mut().zip(chosen.iter()).enumerate() {
+                let b = b as usize;
+                *to = (b as u8, self.plain[b][n] as u8);
+            }
             // The Yahtzees, by the full rules.
             for &i in &self.yahtzees {
-                let mut best = f64::NEG_INFINITY;
-                self.each_box(at, futures, i, |c| best = best.max(c.value));
-                last[i] = best;
+                let best = self.best_of(at, futures, i);
+                last[i] = best.value;
+                last_box[i] = (best.index as u8, best.points as u8);
             }
         }
         let last = &turns.last;
@@ -207,13 +241,54 @@ impl<'a> Player<'a> {
             .dice
             .roll_number(roll)
             .expect("a roll of five dice");
+        self.best_of(turns.positions[lane], &turns.futures[lane], n)
+    }
+
+    /// The first of the best boxes, in card order, for the roll numbered `roll`.
+    fn best_of(&self, at: Position, futures: &[f64; SLOTS], roll: usize) -> BoxChoice {
         let mut best: Option<BoxChoice> = None;
-        self.each_box(turns.positions[lane], &turns.futures[lane], n, |c| {
+        self.each_box(at, futures, roll, |c| {
             if best.is_none_or(|b| c.value > b.value) {
                 best = Some(c);
             }
         });
         best.expect("a position with an open box")
+    }
+
+    /// The decisions of the first `count` lanes of `turns`, once prepared.
+    pub fn decide(&self, turns: &Turns, count: usize) -> Vec<Decisions> {
+        let mut decisions = vec![
+            Decisions {
+                keep: [[0; ROLLS]; 2],
+                last_box: [(0, 0); ROLLS],
+            };
+            count
+        ];
+        for (values, stage) in [(&turns.one, 0), (&turns.two, 1)] {
+            for (n, places) in best_keeps(&self.plan, values).iter().enumerate() {
+                for (d, &place) in decisions.iter_mut().zip(places) {
+                    d.keep[stage][n] = place as u8;
+                }
+            }
+        }
+        for (d, last_box) in decisions.iter_mut().zip(&turns.last_box) {
+            d.last_box.copy_from_slice(last_box);
+        }
+        decisions
+    }
+
+    /// The number among the rolls of a keep of five dice.
+    pub fn roll_number(&self, keep: usize) -> usize {
+        usize::from(self.roll_numbers[keep])
+    }
+
+    /// The 100 bonus that the roll numbered `roll` earns from `at`, whatever its box.
+    pub fn yahtzee_bonus(&self, at: Position, roll: usize) -> u32 {
+        if at.yahtzee_50 {
+            self.rolls[roll].bonus(self.table.rules)
+        } else {
+            0
+        }
     }
 
     /// The keep index of these counts.
@@ -223,42 +298,89 @@ impl<'a> Player<'a> {
 }
 
 /// The value of each roll as the last of the turn, scored by plain rules in the best
-/// open box (right for every roll but the Yahtzees), box by box over all rolls.
+/// open box (right for every roll but the Yahtzees), box by box over all rolls; and the
+/// box (the first of the best, in card order), as a number so that it follows the value
+/// in the same vector instructions.
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-fn last_roll_values(player: &Player, filled: u16, futures: &[f64; SLOTS], last: &mut [f64]) {
+fn last_roll_values(
+    player: &Player,
+    filled: u16,
+    futures: &[f64; SLOTS],
+    last: &mut [f64],
+    chosen: &mut [f64],
+) {
     last.fill(f64::NEG_INFINITY);
-    let better = |a: f64, b: f64| if a > b { a } else { b };
     for b in (0..13).filter(|&b| filled & (1 << b) == 0) {
+        let this = b as f64;
+        let take = |v: &mut f64, c: &mut f64, value: f64| {
+            let better = value > *v;
+            *v = if better { value } else { *v };
+            *c = if better { this } else { *c };
+        };
+        let rolls = last.iter_mut().zip(chosen.iter_mut());
         if b < UPPER {
             // The points and the future depend on the count of the face.
             let by_count: [f64; 6] =
                 std::array::from_fn(|n| (n * (b + 1)) as f64 + futures[b * 6 + n]);
-            for (v, &n) in last.iter_mut().zip(&player.count[b]) {
-                *v = better(*v, by_count[usize::from(n)]);
+            for ((v, c), &n) in rolls.zip(&player.count[b]) {
+                take(v, c, by_count[usize::from(n)]);
             }
         } else if b == YAHTZEE {
             let (miss, hit) = (futures[b * 6], 50.0 + futures[b * 6 + 1]);
-            for (v, &p) in last.iter_mut().zip(&player.plain[b]) {
-                *v = better(*v, if p > 0.0 { hit } else { miss });
+            for ((v, c), &p) in rolls.zip(&player.plain[b]) {
+                take(v, c, if p > 0.0 { hit } else { miss });
             }
         } else {
             let future = futures[b * 6];
-            for (v, &p) in last.iter_mut().zip(&player.plain[b]) {
-                *v = better(*v, p + future);
+            for ((v, c), &p) in rolls.zip(&player.plain[b]) {
+                take(v, c, p + future);
             }
         }
     }
+}
+
+/// For each roll, per lane, the place of its best keep in the roll's keeps (the first of
+/// the best), by the keeps' `values`: [`Player::best_keep`] for all lanes at once.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+fn best_keeps(plan: &Plan, values: &[Lane]) -> Vec<Lane> {
+    plan.dice
+        .keeps_of_roll
+        .iter()
+        .map(|keeps| {
+            let mut best = [f64::NEG_INFINITY; LANES];
+            // Places as numbers, so that a place follows its value lane by lane.
+            let mut place = [0.0; LANES];
+            for (i, &k) in keeps.iter().enumerate() {
+                let v = values[k];
+                for l in 0..LANES {
+                    let better = v[l] > best[l];
+                    best[l] = if better { v[l] } else { best[l] };
+                    place[l] = if better { i as f64 } else { place[l] };
+                }
+            }
+            place
+        })
+        .collect()
 }
 
 /// From the last roll (already scored) back to the first: the keeps' values with one and two rolls to
 /// come, and the value at the start. Compiled for the vector units this processor has.
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
 fn keep_values(plan: &Plan, turns: &mut Turns) {
+    if multiversion::target::target_cfg_f!(target_feature = "fma") {
+        keep_values_with::<true>(plan, turns)
+    } else {
+        keep_values_with::<false>(plan, turns)
+    }
+}
+
+#[inline(always)]
+fn keep_values_with<const FMA: bool>(plan: &Plan, turns: &mut Turns) {
     let work = &mut turns.work;
-    average::<false>(plan, work);
+    average::<false, FMA>(plan, work);
     turns.one.copy_from_slice(&work.mean);
     best::<false>(plan, work);
-    average::<false>(plan, work);
+    average::<false, FMA>(plan, work);
     turns.two.copy_from_slice(&work.mean);
     best::<false>(plan, work);
     turns.start = first_roll(plan, &work.mean);

@@ -3,8 +3,15 @@
 //!
 //! Game `i` rolls from its own random stream (the seed, stream `i`), so the result
 //! depends on the seed and the number of games only, not on the number of threads.
-//! Games are played [`LANES`] at a time, in step, so that each turn's keep values are
-//! worked out for all of them together.
+//!
+//! Working out a turn's keep values takes microseconds, and playing the turn from them
+//! well under one; yet a million games visit only about 180,000 distinct turn-start
+//! positions. So the games are played in blocks, all of a block's games one turn at a
+//! time: the positions they reached that were never met before are worked out together
+//! ([`LANES`] at a time, in parallel), their best play for every roll is kept in a
+//! [`Book`] (a kilobyte a position), and then every game plays its turn by looking its
+//! rolls up. The book is a function of the table alone, so the games are the same die
+//! for die whatever the blocks, the threads or the order of work.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -13,12 +20,16 @@ use rayon::prelude::*;
 use alea_core::Estimate;
 
 use super::dice::Counts;
-use super::play::{Player, Turns};
-use super::solve::{slot, successor, Position};
+use super::play::{Decisions, Player};
+use super::solve::{slot, successor, Position, TABLE_LEN};
 use super::turn::LANES;
 
-/// Games per parallel task.
-const CHUNK: u64 = 1024;
+/// Games played together, one turn at a time: enough to share the work on positions
+/// and to keep both cores busy, few enough that their random streams (some 300 bytes
+/// each) stay small.
+const BLOCK: u64 = 1 << 15;
+/// Games per parallel task within a turn.
+const CHUNK: usize = 1024;
 /// Turns in a game: one per box.
 const TURNS: usize = 13;
 
@@ -36,16 +47,6 @@ impl Scores {
             self.counts.resize(s + 1, 0);
         }
         self.counts[s] += 1;
-    }
-
-    fn merge(mut self, other: Scores) -> Scores {
-        if self.counts.len() < other.counts.len() {
-            self.counts.resize(other.counts.len(), 0);
-        }
-        for (a, b) in self.counts.iter_mut().zip(other.counts) {
-            *a += b;
-        }
-        self
     }
 
     pub fn games(&self) -> u64 {
@@ -130,6 +131,67 @@ impl Start {
     }
 }
 
+/// The best play of every turn-start position met so far.
+pub struct Book {
+    /// Per position (by [`Position::index`]), its place in `decisions`, or `NONE`.
+    place: Vec<u32>,
+    decisions: Vec<Decisions>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Book {
+    pub fn new() -> Book {
+        Book {
+            place: vec![NONE; TABLE_LEN],
+            decisions: Vec::new(),
+        }
+    }
+
+    /// The positions kept.
+    pub fn len(&self) -> usize {
+        self.decisions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.decisions.is_empty()
+    }
+
+    /// Works out the positions of `at` not yet in the book, in parallel.
+    fn add(&mut self, player: &Player, at: impl Iterator<Item = Position>) {
+        let mut missing: Vec<Position> = at.filter(|p| self.place[p.index()] == NONE).collect();
+        missing.sort_unstable_by_key(|p| p.index());
+        missing.dedup();
+        let decided: Vec<Vec<Decisions>> = missing
+            .par_chunks(LANES)
+            .map_init(
+                || player.turns(),
+                |turns, chunk| {
+                    player.prepare(turns, chunk);
+                    player.decide(turns, chunk.len())
+                },
+            )
+            .collect();
+        for (p, d) in missing.iter().zip(decided.into_iter().flatten()) {
+            self.place[p.index()] = self.decisions.len() as u32;
+            self.decisions.push(d);
+        }
+    }
+}
+
+impl Default for Book {
+    fn default() -> Self {
+        Book::new()
+    }
+}
+
+/// One game under way.
+struct Game {
+    rng: ChaCha8Rng,
+    at: Position,
+    score: u32,
+}
+
 /// [`simulate`] from `start`: the final scores, the card's points included. From the
 /// start of the game the games are those of [`simulate`], die for die.
 pub fn simulate_from(
@@ -139,77 +201,162 @@ pub fn simulate_from(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Scores {
-    let chunks = games.div_ceil(CHUNK);
-    (0..chunks)
-        .into_par_iter()
-        .map_init(
-            || player.turns(),
-            |turns, c| {
-                let first = c * CHUNK;
-                let last = (first + CHUNK).min(games);
-                let mut scores = Scores::default();
-                let mut g = first;
-                while g < last {
-                    let n = (last - g).min(LANES as u64);
-                    for s in play(player, turns, start, seed, g, n as usize) {
-                        scores.add(s);
-                    }
-                    g += n;
-                }
-                progress(last - first);
-                scores
-            },
-        )
-        .reduce(Scores::default, Scores::merge)
+    simulate_with(player, &mut Book::new(), start, games, seed, progress)
 }
 
-/// Plays games `first..first + n` side by side and returns their final scores.
-fn play(
+/// [`simulate_from`], reading and growing `book`: a caller that simulates again with
+/// the same table may keep it.
+pub fn simulate_with(
     player: &Player,
-    turns: &mut Turns,
+    book: &mut Book,
     start: &Start,
+    games: u64,
     seed: u64,
-    first: u64,
-    n: usize,
-) -> Vec<u32> {
-    let dice = &player.plan.dice;
-    let mut rngs: Vec<ChaCha8Rng> = (0..n as u64)
-        .map(|i| {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(first + i);
-            rng
-        })
-        .collect();
-    let mut positions = vec![start.position; n];
-    let mut scores = vec![start.points; n];
-    let nothing = dice.by_size[5][0];
-    // Rolls the dice not kept.
-    let complete = |mut keep: usize, rng: &mut ChaCha8Rng| {
-        for _ in dice.size(keep)..5 {
-            keep = dice.with_face[keep][rng.gen_range(0..6)];
-        }
-        keep
-    };
+    progress: &(dyn Fn(u64) + Sync),
+) -> Scores {
     let open = TURNS - start.position.filled.count_ones() as usize;
-    for turn in 0..open {
-        player.prepare(turns, &positions);
-        for l in 0..n {
-            let rng = &mut rngs[l];
-            let (mut roll, rolls) = match start.roll {
-                Some((dice, rolls)) if turn == 0 => (player.keep_of(&dice), rolls),
-                _ => (complete(nothing, rng), 2),
-            };
-            for rolls_left in (1..=rolls).rev() {
-                let keep = player.best_keep(turns, l, roll, rolls_left);
-                roll = complete(keep, rng);
-            }
-            let choice = player.best_box(turns, l, roll);
-            scores[l] += choice.earned;
-            let (_, next) = successor(positions[l], slot(choice.index, choice.points));
-            if let Some(next) = next {
-                positions[l] = next;
-            }
+    let roller = Roller::new(player);
+    let mut scores = Scores::default();
+    let mut first = 0;
+    while first < games {
+        let n = (games - first).min(BLOCK);
+        let mut block: Vec<Game> = (first..first + n)
+            .into_par_iter()
+            .map(|g| {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(g);
+                Game {
+                    rng,
+                    at: start.position,
+                    score: start.points,
+                }
+            })
+            .collect();
+        for turn in 0..open {
+            book.add(player, block.iter().map(|g| g.at));
+            let roll = start.roll.filter(|_| turn == 0);
+            let book = &*book;
+            block.par_chunks_mut(CHUNK).for_each(|games| {
+                for group in games.chunks_mut(GROUP) {
+                    play(player, &roller, book, group, roll);
+                }
+            });
         }
+        for g in &block {
+            scores.add(g.score);
+        }
+        progress(n);
+        first += n;
     }
     scores
+}
+
+/// The dice's tables as the play reads them, flat and small.
+struct Roller {
+    /// Per keep, the dice left to roll.
+    missing: Vec<u8>,
+    /// Per keep of fewer than five dice, the keep with one face more.
+    with_face: Vec<[u16; 6]>,
+    /// Per roll number, its keeps in the order of [`super::Dice::keeps_of_roll`].
+    keeps: Vec<[u16; 32]>,
+    /// Per keep of five dice, its roll number.
+    number: Vec<u16>,
+    /// Keeping nothing.
+    nothing: u16,
+}
+
+impl Roller {
+    fn new(player: &Player) -> Roller {
+        let dice = &player.plan.dice;
+        let short = |k: usize| k as u16;
+        let mut with_face = vec![[0; 6]; dice.keeps.len()];
+        for (k, w) in with_face.iter_mut().enumerate() {
+            if dice.size(k) < 5 {
+                *w = dice.with_face[k].map(short);
+            }
+        }
+        Roller {
+            missing: (0..dice.keeps.len())
+                .map(|k| (5 - dice.size(k)) as u8)
+                .collect(),
+            with_face,
+            keeps: dice
+                .keeps_of_roll
+                .iter()
+                .map(|keeps| {
+                    let mut flat = [0; 32];
+                    for (f, &k) in flat.iter_mut().zip(keeps) {
+                        *f = short(k);
+                    }
+                    flat
+                })
+                .collect(),
+            number: (0..dice.keeps.len())
+                .map(|k| dice.roll_number(k).map_or(u16::MAX, short))
+                .collect(),
+            nothing: short(dice.by_size[5][0]),
+        }
+    }
+
+    /// Rolls the dice not kept: the roll number.
+    #[inline(always)]
+    fn complete(&self, keep: u16, rng: &mut ChaCha8Rng) -> usize {
+        let mut keep = keep;
+        for _ in 0..self.missing[usize::from(keep)] {
+            keep = self.with_face[usize::from(keep)][rng.gen_range(0..6)];
+        }
+        usize::from(self.number[usize::from(keep)])
+    }
+}
+
+/// Games whose turns are played step by step together. A game's decisions are a
+/// kilobyte among a hundred megabytes, so reading one mostly waits for memory: each step
+/// first reads the decisions of all the group's games in a tight loop of independent
+/// loads, which the processor overlaps, instead of each game waiting for its own in turn.
+const GROUP: usize = 32;
+
+/// Plays one turn of each of `games` (at most [`GROUP`]), from a roll of all five dice,
+/// or from `roll` (the dice on the table and the rolls left).
+fn play(
+    player: &Player,
+    roller: &Roller,
+    book: &Book,
+    games: &mut [Game],
+    roll: Option<(Counts, usize)>,
+) {
+    let mut decisions = [0u32; GROUP];
+    for (g, d) in games.iter().zip(&mut decisions) {
+        *d = book.place[g.at.index()];
+    }
+    let decisions = &decisions[..games.len()];
+    // Each game's roll, by its number among the rolls.
+    let mut rolls = [0; GROUP];
+    let mut read = [0u8; GROUP];
+    for (g, r) in games.iter_mut().zip(&mut rolls) {
+        *r = match roll {
+            Some((dice, _)) => player.roll_number(player.keep_of(&dice)),
+            None => roller.complete(roller.nothing, &mut g.rng),
+        };
+    }
+    for left in (1..=roll.map_or(2, |(_, r)| r)).rev() {
+        for ((&d, &n), place) in decisions.iter().zip(&rolls).zip(&mut read) {
+            *place = book.decisions[d as usize].keep[left - 1][n];
+        }
+        for ((g, r), &place) in games.iter_mut().zip(&mut rolls).zip(&read) {
+            let keep = roller.keeps[*r][usize::from(place)];
+            *r = roller.complete(keep, &mut g.rng);
+        }
+    }
+    let mut boxes = [(0, 0); GROUP];
+    for ((&d, &n), to) in decisions.iter().zip(&rolls).zip(&mut boxes) {
+        *to = book.decisions[d as usize].last_box[n];
+    }
+    for ((g, &n), &(b, points)) in games.iter_mut().zip(&rolls).zip(&boxes) {
+        let (b, points) = (usize::from(b), u32::from(points));
+        let (bonus, next) = successor(g.at, slot(b, points));
+        g.score += points + player.yahtzee_bonus(g.at, n) + bonus;
+        if let Some(next) = next {
+            g.at = next;
+        }
+    }
 }

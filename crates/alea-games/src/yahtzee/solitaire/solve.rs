@@ -151,16 +151,15 @@ pub(crate) fn after(at: Position, slot: usize, values: &[Moments]) -> Moments {
     }
 }
 
-/// The boxes each roll may be scored in from `filled` (with the Yahtzee box holding 50
-/// or not): what every lane of a group shares.
-pub(crate) fn scoring(rules: Rules, rolls: &[Scored], filled: u16, yahtzee_50: bool) -> Scoring {
+/// The boxes each roll may be scored in from `filled`, and the 100 bonus of the rolls
+/// that earn it while the Yahtzee box holds 50: what every lane of a group shares.
+pub(crate) fn scoring(rules: Rules, rolls: &[Scored], filled: u16) -> Scoring {
     let mut s = Scoring::default();
     for roll in rolls {
         s.start.push(s.choices.len() as u32);
-        let extra = if yahtzee_50 { roll.bonus(rules) } else { 0 };
+        s.bonus.push(f64::from(roll.bonus(rules)));
         choices_scored(rules, filled, roll, |b, points| {
-            s.choices
-                .push((f64::from(points + extra), slot(b, points) as u16));
+            s.choices.push((f64::from(points), slot(b, points) as u16));
         });
     }
     s.start.push(s.choices.len() as u32);
@@ -214,27 +213,30 @@ impl Uppers {
     }
 }
 
-/// Solves one group: the positions with the same boxes filled and Yahtzee flag, one
-/// per reachable upper total, [`LANES`] at a time.
-#[allow(clippy::too_many_arguments)]
+/// Solves one group: the positions with the same boxes filled, one per reachable upper
+/// total and Yahtzee flag, [`LANES`] at a time.
 fn solve_group(
     plan: &Plan,
     scoring: &Scoring,
     filled: u16,
-    yahtzee_50: bool,
     uppers: &Uppers,
     values: &[Moments],
     work: &mut Work,
     next: &mut Successors,
 ) -> Vec<(usize, Moments)> {
-    let position = |upper| Position {
-        filled,
-        upper,
-        yahtzee_50,
-    };
-    let mut solved = [Moments::default(); CAP + 1];
-    for chunk in uppers.solve.chunks(LANES) {
-        let at = |l: usize| position(chunk[l.min(chunk.len() - 1)]);
+    let lanes: Vec<Position> = yahtzee_flags(filled)
+        .iter()
+        .flat_map(|&yahtzee_50| {
+            uppers.solve.iter().map(move |&upper| Position {
+                filled,
+                upper,
+                yahtzee_50,
+            })
+        })
+        .collect();
+    let mut solved = vec![Moments::default(); lanes.len()];
+    for (chunk, solved) in lanes.chunks(LANES).zip(solved.chunks_mut(LANES)) {
+        let at = |l: usize| chunk[l.min(chunk.len() - 1)];
         for slot in open_slots(filled) {
             for l in 0..LANES {
                 let m = after(at(l), slot, values);
@@ -242,25 +244,48 @@ fn solve_group(
                 next.variance[slot][l] = m.square - m.mean * m.mean;
             }
         }
-        let (mean, square) = solve_lanes(plan, scoring, next, work);
-        for (l, &u) in chunk.iter().enumerate() {
-            solved[usize::from(u)] = Moments {
+        let fifty = std::array::from_fn(|l| f64::from(u8::from(at(l).yahtzee_50)));
+        let (mean, square) = solve_lanes(plan, scoring, &fifty, next, work);
+        for (l, m) in solved.iter_mut().enumerate() {
+            *m = Moments {
                 mean: mean[l],
                 square: square[l],
             };
         }
     }
-    uppers
-        .same_as
+    // The value of each reachable position, from the lane of the total it has the
+    // value of.
+    let lane = |p: Position| lanes.iter().position(|&q| q == p).expect("a solved lane");
+    yahtzee_flags(filled)
         .iter()
-        .map(|&(u, s)| (position(u).index(), solved[usize::from(s)]))
+        .flat_map(|&yahtzee_50| {
+            uppers.same_as.iter().map(move |&(upper, s)| {
+                let at = |upper| Position {
+                    filled,
+                    upper,
+                    yahtzee_50,
+                };
+                (at(upper), at(s))
+            })
+        })
+        .map(|(p, s)| (p.index(), solved[lane(s)]))
         .collect()
 }
 
 /// [`turn`] compiled for the vector units this processor has.
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-fn solve_lanes(plan: &Plan, scoring: &Scoring, next: &Successors, work: &mut Work) -> (Lane, Lane) {
-    turn(plan, scoring, next, work)
+fn solve_lanes(
+    plan: &Plan,
+    scoring: &Scoring,
+    fifty: &Lane,
+    next: &Successors,
+    work: &mut Work,
+) -> (Lane, Lane) {
+    if multiversion::target::target_cfg_f!(target_feature = "fma") {
+        turn::<true>(plan, scoring, fifty, next, work)
+    } else {
+        turn::<false>(plan, scoring, fifty, next, work)
+    }
 }
 
 /// Whether the Yahtzee box may hold 50, for a set of filled boxes.
@@ -272,11 +297,10 @@ fn yahtzee_flags(filled: u16) -> &'static [bool] {
     }
 }
 
-/// The filled boxes and Yahtzee flags of the positions with `filled_count` boxes filled.
-fn groups(filled_count: usize) -> Vec<(u16, bool)> {
+/// The sets of filled boxes of the positions with `filled_count` boxes filled.
+fn groups(filled_count: usize) -> Vec<u16> {
     (0..1u16 << BOXES)
         .filter(|m| m.count_ones() as usize == filled_count)
-        .flat_map(|filled| yahtzee_flags(filled).iter().map(move |&y| (filled, y)))
         .collect()
 }
 
@@ -314,11 +338,11 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
         .enumerate()
         .map(|(mask, &sums)| Uppers::new(mask, sums))
         .collect();
-    let layers: Vec<Vec<(u16, bool)>> = (0..BOXES).map(groups).collect();
+    let layers: Vec<Vec<u16>> = (0..BOXES).map(groups).collect();
     let total: usize = layers
         .iter()
         .flatten()
-        .map(|&(filled, _)| uppers[usize::from(filled) & 63].same_as.len())
+        .map(|&filled| yahtzee_flags(filled).len() * uppers[usize::from(filled) & 63].same_as.len())
         .sum();
     let mut values = vec![Moments::default(); TABLE_LEN];
     let mut positions = 0;
@@ -334,10 +358,10 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
                     };
                     (Work::new(&plan), next)
                 },
-                |(work, next), &(filled, y)| {
-                    let scoring = scoring(rules, &rolls, filled, y);
+                |(work, next), &filled| {
+                    let scoring = scoring(rules, &rolls, filled);
                     let uppers = &uppers[usize::from(filled) & 63];
-                    solve_group(&plan, &scoring, filled, y, uppers, &values, work, next)
+                    solve_group(&plan, &scoring, filled, uppers, &values, work, next)
                 },
             )
             .collect();
@@ -381,12 +405,16 @@ mod tests {
             x ^= x << 17;
             (x >> 11) as f64 / (1u64 << 53) as f64
         };
-        for (filled, y) in [
-            (0u16, false),
-            (0b1_0000_0100_0011, true),
-            (0b0_1111_1011_1110, false),
+        for (filled, fifty) in [
+            (0u16, [0.0; LANES]),
+            (0b1_0000_0100_0011, [1.0; LANES]),
+            (
+                0b1_1000_0100_0011,
+                std::array::from_fn(|l| (l % 3 % 2) as f64),
+            ),
+            (0b0_1111_1011_1110, [0.0; LANES]),
         ] {
-            let scoring = scoring(Rules::FreeJoker, &rolls, filled, y);
+            let scoring = scoring(Rules::FreeJoker, &rolls, filled);
             let next = Successors {
                 mean: (0..SLOTS)
                     .map(|_| std::array::from_fn(|_| 300.0 * noise()))
@@ -395,8 +423,8 @@ mod tests {
                     .map(|_| std::array::from_fn(|_| 900.0 * noise()))
                     .collect(),
             };
-            let plain = turn(&plan, &scoring, &next, &mut work);
-            let vector = solve_lanes(&plan, &scoring, &next, &mut work);
+            let plain = turn::<false>(&plan, &scoring, &fifty, &next, &mut work);
+            let vector = solve_lanes(&plan, &scoring, &fifty, &next, &mut work);
             assert_eq!(plain.0.map(f64::to_bits), vector.0.map(f64::to_bits));
             assert_eq!(plain.1.map(f64::to_bits), vector.1.map(f64::to_bits));
         }

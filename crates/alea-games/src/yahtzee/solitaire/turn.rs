@@ -12,9 +12,11 @@
 
 use super::dice::Dice;
 
-/// Positions worked out side by side: sixteen is fastest here (two vectors of eight
-/// with AVX-512; eight or thirty-two lanes take longer).
-pub const LANES: usize = 16;
+/// Positions worked out side by side: eight is fastest here (one AVX-512 vector; the
+/// work of a turn, two numbers per keep and lane, then nearly fits the first-level
+/// cache, and fewer lanes go unused in groups of few positions; sixteen and thirty-two
+/// lanes take 12% and 17% longer).
+pub const LANES: usize = 8;
 /// Successor slots of a position: six outcomes for each of the thirteen boxes (see
 /// [`super::solve`]).
 pub const SLOTS: usize = 13 * 6;
@@ -27,10 +29,11 @@ pub struct Plan {
     pub dice: Dice,
     /// Keeps of fewer than five dice, largest first, with the keeps one face more.
     average: Vec<(u16, [u16; 6])>,
-    /// Keeps of one die or more, smallest first, with their range in `fewer`.
-    best: Vec<(u16, u32, u32)>,
-    /// The distinct keeps with one die fewer, for each keep of `best` in turn.
-    fewer: Vec<u16>,
+    /// Keeps of one die or more, smallest first, each with its distinct keeps of one
+    /// die fewer (one per face it holds, the first repeated to fill five) and how many
+    /// there are. Within a size the keeps are sorted by that number, so that the branch
+    /// on it is the same for long runs.
+    best: Vec<(u16, [u16; 5], u8)>,
     /// The keep index of each roll, in the order of `dice.rolls`.
     pub rolls: Vec<u16>,
 }
@@ -44,20 +47,23 @@ impl Plan {
             .map(|&k| (short(k), dice.with_face[k].map(short)))
             .collect();
         let mut best = Vec::new();
-        let mut fewer = Vec::new();
         for s in (0..5).rev() {
-            for &k in &dice.by_size[s] {
-                let start = fewer.len() as u32;
-                fewer.extend(dice.without_one[k].iter().map(|&l| short(l)));
-                best.push((short(k), start, fewer.len() as u32));
-            }
+            let mut keeps: Vec<(u16, [u16; 5], u8)> = dice.by_size[s]
+                .iter()
+                .map(|&k| {
+                    let fewer = &dice.without_one[k];
+                    let padded = std::array::from_fn(|i| short(fewer[i.min(fewer.len() - 1)]));
+                    (short(k), padded, fewer.len() as u8)
+                })
+                .collect();
+            keeps.sort_by_key(|&(_, _, n)| n);
+            best.extend(keeps);
         }
         let rolls = dice.rolls.iter().map(|&r| short(r)).collect();
         Plan {
             dice,
             average,
             best,
-            fewer,
             rolls,
         }
     }
@@ -86,10 +92,41 @@ impl Work {
     }
 }
 
+/// All ones where `a > b`, else all zeros: the mask of a choice, per lane.
+#[inline(always)]
+fn greater(a: f64, b: f64) -> u64 {
+    0u64.wrapping_sub(u64::from(a > b))
+}
+
+/// `a` where `mask` is all ones, else `b`. Written on the bits, so that the compiler
+/// turns a row of lanes into whole-vector masked moves: a plain `if` over a row of lanes
+/// was split into vectors of 8, 4, 2 and single lanes with a branch.
+#[inline(always)]
+fn pick(mask: u64, a: f64, b: f64) -> f64 {
+    f64::from_bits((a.to_bits() & mask) | (b.to_bits() & !mask))
+}
+
+/// `x / 6`, to the same bits. With `FMA`, by a product and one correction, which take
+/// less time than a division: the product `q` of `x` and the nearest number to a sixth
+/// is within an ulp of the quotient, the remainder `x - 6q` is exact in one fused
+/// multiply-add, and `q` plus a sixth of it, in another, is the correctly rounded
+/// quotient (Markstein's theorem; a test checks it against the division).
+#[inline(always)]
+pub fn sixth<const FMA: bool>(x: f64) -> f64 {
+    if !FMA {
+        return x / 6.0;
+    }
+    const R: f64 = 1.0 / 6.0;
+    let q = x * R;
+    let r = (-q).mul_add(6.0, x);
+    r.mul_add(R, q)
+}
+
 /// Keeps of fewer than five dice: the mean over the face added. With `SQUARE`, the
 /// second moment too.
+/// `FMA` says whether the processor has fused multiply-adds (see [`sixth`]).
 #[inline(always)]
-pub fn average<const SQUARE: bool>(plan: &Plan, work: &mut Work) {
+pub fn average<const SQUARE: bool, const FMA: bool>(plan: &Plan, work: &mut Work) {
     for &(k, next) in &plan.average {
         let mut mean = [0.0; LANES];
         let mut square = [0.0; LANES];
@@ -106,8 +143,8 @@ pub fn average<const SQUARE: bool>(plan: &Plan, work: &mut Work) {
             }
         }
         for l in 0..LANES {
-            mean[l] /= 6.0;
-            square[l] /= 6.0;
+            mean[l] = sixth::<FMA>(mean[l]);
+            square[l] = sixth::<FMA>(square[l]);
         }
         work.mean[usize::from(k)] = mean;
         if SQUARE {
@@ -121,25 +158,40 @@ pub fn average<const SQUARE: bool>(plan: &Plan, work: &mut Work) {
 /// follows the best mean.
 #[inline(always)]
 pub fn best<const SQUARE: bool>(plan: &Plan, work: &mut Work) {
-    for &(k, start, end) in &plan.best {
-        let k = usize::from(k);
-        let mut mean = work.mean[k];
-        let mut square = work.square[k];
-        for &f in &plan.fewer[start as usize..end as usize] {
-            let m = work.mean[usize::from(f)];
-            let s = work.square[usize::from(f)];
-            for l in 0..LANES {
-                let better = m[l] > mean[l];
-                mean[l] = if better { m[l] } else { mean[l] };
-                if SQUARE {
-                    square[l] = if better { s[l] } else { square[l] };
-                }
+    for (k, fewer, n) in &plan.best {
+        match n {
+            1 => best_of::<SQUARE, 1>(*k, fewer, work),
+            2 => best_of::<SQUARE, 2>(*k, fewer, work),
+            3 => best_of::<SQUARE, 3>(*k, fewer, work),
+            4 => best_of::<SQUARE, 4>(*k, fewer, work),
+            _ => best_of::<SQUARE, 5>(*k, fewer, work),
+        }
+    }
+}
+
+/// Keep `k` becomes the best of itself and its first `N` keeps with one die fewer.
+#[inline(always)]
+fn best_of<const SQUARE: bool, const N: usize>(k: u16, fewer: &[u16; 5], work: &mut Work) {
+    let k = usize::from(k);
+    let mut mean = work.mean[k];
+    let mut square = work.square[k];
+    for &f in &fewer[..N] {
+        let m = work.mean[usize::from(f)];
+        let s = work.square[usize::from(f)];
+        let mut better = [0; LANES];
+        for l in 0..LANES {
+            better[l] = greater(m[l], mean[l]);
+        }
+        for l in 0..LANES {
+            mean[l] = pick(better[l], m[l], mean[l]);
+            if SQUARE {
+                square[l] = pick(better[l], s[l], square[l]);
             }
         }
-        work.mean[k] = mean;
-        if SQUARE {
-            work.square[k] = square;
-        }
+    }
+    work.mean[k] = mean;
+    if SQUARE {
+        work.square[k] = square;
     }
 }
 
@@ -167,33 +219,43 @@ pub struct Successors {
 }
 
 /// For each roll, the boxes it may be scored in: the points the roll itself earns
-/// there (the 100 bonus included) and the successor slot.
+/// there and the successor slot; and the 100 bonus that the roll earns besides in the
+/// lanes whose Yahtzee box holds 50.
 #[derive(Clone, Debug, Default)]
 pub struct Scoring {
     /// `choices[start[i]..start[i + 1]]` belong to roll `i`.
     pub start: Vec<u32>,
     pub choices: Vec<(f64, u16)>,
+    /// Per roll, the bonus: nonzero for the Yahtzees only.
+    pub bonus: Vec<f64>,
 }
 
 /// Fills the rolls' slots with the best last-roll scoring, per lane, and its second
 /// moment: the square of the total is the square of its mean plus the variance of the
-/// future, which does not depend on the points.
+/// future, which does not depend on the points. `fifty` is 1 in the lanes whose Yahtzee
+/// box holds 50, else 0.
 #[inline(always)]
-pub fn score_rolls(plan: &Plan, scoring: &Scoring, next: &Successors, work: &mut Work) {
+pub fn score_rolls(
+    plan: &Plan,
+    scoring: &Scoring,
+    fifty: &Lane,
+    next: &Successors,
+    work: &mut Work,
+) {
     for (i, &r) in plan.rolls.iter().enumerate() {
-        let mut mean = [f64::NEG_INFINITY; LANES];
-        let mut variance = [0.0; LANES];
         let choices = &scoring.choices[scoring.start[i] as usize..scoring.start[i + 1] as usize];
-        for &(points, slot) in choices {
-            let m = next.mean[usize::from(slot)];
-            let v = next.variance[usize::from(slot)];
+        let bonus = scoring.bonus[i];
+        let (mean, variance) = if bonus > 0.0 {
+            // Whole numbers: the bonus added to the points is exact, so a lane's total
+            // is the same number as if the bonus were in the points.
+            let mut extra = [0.0; LANES];
             for l in 0..LANES {
-                let total = points + m[l];
-                let better = total > mean[l];
-                mean[l] = if better { total } else { mean[l] };
-                variance[l] = if better { v[l] } else { variance[l] };
+                extra[l] = bonus * fifty[l];
             }
-        }
+            best_choice(choices, next, |points, l| points + extra[l])
+        } else {
+            best_choice(choices, next, |points, _| points)
+        };
         let mut square = [0.0; LANES];
         for l in 0..LANES {
             square[l] = mean[l] * mean[l] + variance[l];
@@ -201,6 +263,33 @@ pub fn score_rolls(plan: &Plan, scoring: &Scoring, next: &Successors, work: &mut
         work.mean[usize::from(r)] = mean;
         work.square[usize::from(r)] = square;
     }
+}
+
+/// The best of `choices` per lane, with `points(p, lane)` the points of a choice worth
+/// `p` in lane `lane`: its mean and the variance of its future.
+#[inline(always)]
+fn best_choice(
+    choices: &[(f64, u16)],
+    next: &Successors,
+    points: impl Fn(f64, usize) -> f64,
+) -> (Lane, Lane) {
+    let mut mean = [f64::NEG_INFINITY; LANES];
+    let mut variance = [0.0; LANES];
+    for &(p, slot) in choices {
+        let m = next.mean[usize::from(slot)];
+        let v = next.variance[usize::from(slot)];
+        let mut total = [0.0; LANES];
+        let mut better = [0; LANES];
+        for l in 0..LANES {
+            total[l] = points(p, l) + m[l];
+            better[l] = greater(total[l], mean[l]);
+        }
+        for l in 0..LANES {
+            mean[l] = pick(better[l], total[l], mean[l]);
+            variance[l] = pick(better[l], v[l], variance[l]);
+        }
+    }
+    (mean, variance)
 }
 
 /// Fills the rolls' slots of the first `lanes` lanes with `value(lane, roll)`, the
@@ -224,11 +313,37 @@ pub fn score_rolls_apart(
 /// A whole turn for lanes that share their open boxes: the expected future score at the
 /// start of the turn, and its second moment.
 #[inline(always)]
-pub fn turn(plan: &Plan, scoring: &Scoring, next: &Successors, work: &mut Work) -> (Lane, Lane) {
-    score_rolls(plan, scoring, next, work);
+pub fn turn<const FMA: bool>(
+    plan: &Plan,
+    scoring: &Scoring,
+    fifty: &Lane,
+    next: &Successors,
+    work: &mut Work,
+) -> (Lane, Lane) {
+    score_rolls(plan, scoring, fifty, next, work);
     for _ in 0..2 {
-        average::<true>(plan, work);
+        average::<true, FMA>(plan, work);
         best::<true>(plan, work);
     }
     (first_roll(plan, &work.mean), first_roll(plan, &work.square))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sixth;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_sixth_by_product_and_correction_is_the_division(
+            bits in any::<u64>(),
+            small in 0.0f64..1e6,
+        ) {
+            for x in [f64::from_bits(bits), small] {
+                if x.is_finite() && x.abs() < 1e300 && (x == 0.0 || x.abs() > 1e-290) {
+                    prop_assert_eq!(sixth::<true>(x).to_bits(), (x / 6.0).to_bits(), "{}", x);
+                }
+            }
+        }
+    }
 }

@@ -554,9 +554,13 @@ fn simulate_with(
         roll: dice.map(|d| (d, rolls_left)),
     };
     let bar = progress::bar(args.games, "games");
+    let playing = Instant::now();
     let scores = simulate_from(player, &start, args.games, args.seed, &|n| bar.inc(n));
     bar.finish_and_clear();
+    // The play alone, and with the solve (or the reading of the table) before it.
+    let play_seconds = playing.elapsed().as_secs_f64();
     let seconds = began.elapsed().as_secs_f64();
+    let rate = args.games as f64 / play_seconds;
     let e = scores.estimate();
     // One game has no spread to make an interval from.
     let interval = (e.games >= 2).then(|| e.interval());
@@ -590,6 +594,8 @@ fn simulate_with(
             "max": max,
             "counts": scores.counts,
             "seconds": seconds,
+            "play_seconds": play_seconds,
+            "games_per_second": rate,
         });
         writeln!(out, "{o}")?;
         return Ok(());
@@ -597,8 +603,9 @@ fn simulate_with(
     writeln!(out, "rules: {}", table.rules.name())?;
     writeln!(
         out,
-        "games: {} played optimally (seed {}) in {seconds:.2} s",
-        e.games, args.seed
+        "games: {} played optimally (seed {}) in {seconds:.2} s, of which {play_seconds:.2} s \
+         of play ({:.0} games a second)",
+        e.games, args.seed, rate
     )?;
     match interval {
         Some((lo, hi)) => writeln!(

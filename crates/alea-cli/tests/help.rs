@@ -18,6 +18,7 @@ fn help_texts_name_the_input_and_the_exit_statuses() {
         &["yahtzee", "solve"],
         &["yahtzee", "advise"],
         &["yahtzee", "simulate"],
+        &["yahtzee", "distribution"],
         &["mahjong"],
         &["pig"],
         &["pig", "hint"],

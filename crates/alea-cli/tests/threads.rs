@@ -13,6 +13,8 @@ fn without_timings(text: &str) -> String {
         .map(|line| match serde_json::from_str::<Json>(line) {
             Ok(Json::Object(mut o)) => {
                 o.remove("seconds");
+                o.remove("play_seconds");
+                o.remove("games_per_second");
                 Json::Object(o).to_string()
             }
             _ => line.to_string(),
@@ -55,6 +57,14 @@ fn every_command_answers_the_same_on_one_two_or_three_threads() {
             "--games".into(),
             "3000".into(),
             "--json".into(),
+        ],
+        vec![
+            "yahtzee".into(),
+            "distribution".into(),
+            "--games".into(),
+            "3000".into(),
+            "--target".into(),
+            "200,300".into(),
         ],
         vec![
             "yahtzee".into(),

@@ -254,21 +254,27 @@ fn solve_group(
         }
     }
     // The value of each reachable position, from the lane of the total it has the
-    // value of.
-    let lane = |p: Position| lanes.iter().position(|&q| q == p).expect("a solved lane");
-    yahtzee_flags(filled)
+    // value of: lanes go by flag, then by the totals solved.
+    let mut lane_of = [0; CAP + 1];
+    for (i, &u) in uppers.solve.iter().enumerate() {
+        lane_of[usize::from(u)] = i;
+    }
+    let flags = yahtzee_flags(filled);
+    let solved = &solved;
+    flags
         .iter()
-        .flat_map(|&yahtzee_50| {
+        .enumerate()
+        .flat_map(|(f, &yahtzee_50)| {
             uppers.same_as.iter().map(move |&(upper, s)| {
-                let at = |upper| Position {
+                let at = Position {
                     filled,
                     upper,
                     yahtzee_50,
                 };
-                (at(upper), at(s))
+                let lane = f * uppers.solve.len() + lane_of[usize::from(s)];
+                (at.index(), solved[lane])
             })
         })
-        .map(|(p, s)| (p.index(), solved[lane(s)]))
         .collect()
 }
 

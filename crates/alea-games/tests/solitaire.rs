@@ -173,7 +173,7 @@ fn every_position_worked_out_again_matches_the_table() {
         .into_iter()
         .step_by(97)
         .collect();
-    for group in all.chunks(16) {
+    for group in all.chunks(alea_games::yahtzee::solitaire::turn::LANES) {
         player.prepare(&mut turns, group);
         for (l, &p) in group.iter().enumerate() {
             let fresh = player.start_value(&turns, l);
@@ -210,9 +210,13 @@ fn one_game(player: &Player, start: &Start, seed: u64, game: u64) -> u32 {
     let dice = &player.plan.dice;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(game);
+    // A throw of n dice: one draw below 6^n, its digits in base six.
     let mut complete = |mut keep: usize| {
-        for _ in dice.size(keep)..5 {
-            keep = dice.with_face[keep][rng.gen_range(0..6)];
+        let n = 5 - dice.size(keep);
+        let mut throw = rng.gen_range(0..6u32.pow(n as u32));
+        for _ in 0..n {
+            keep = dice.with_face[keep][(throw % 6) as usize];
+            throw /= 6;
         }
         keep
     };

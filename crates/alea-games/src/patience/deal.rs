@@ -19,8 +19,9 @@ use std::fmt;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::card::{Card, RANKS};
-use crate::text::{end_of_input, lines, tokens, Cursor, ParseError, Token};
+use super::card::{Card, RANKS, SUITS};
+use super::kernel::Tableau;
+use crate::text::{end_of_input, is_blank, lines, tokens, Cursor, ParseError, Token};
 
 /// Piles on the table.
 pub const PILES: usize = 9;
@@ -122,6 +123,67 @@ pub fn parse_deals_in(input: &[u8], layout: Layout) -> Result<Vec<Deal>, ParseEr
             })
         }),
     }
+}
+
+/// The judge's deals of a whole input read by ranks only, in one pass with no
+/// allocation per deal, for the default answer over thousands of deals; `None` unless
+/// every token is a card and every 36 of them are 36 different cards (what
+/// [`Layout::Auto`] and [`Layout::Tokens`] read by tokens), so that any other input goes
+/// to [`parse_deals_in`], which reads it the same way or says what is wrong.
+pub fn judge_tableaus(input: &[u8]) -> Option<Vec<Tableau>> {
+    const DEAL_CARDS: usize = PILES * PILE_CARDS;
+    const NONE: u8 = u8::MAX;
+    // Either case, as `Card::parse` reads them.
+    const RANK_OF: [u8; 256] = letter_table(RANKS);
+    const SUIT_OF: [u8; 256] = letter_table(SUITS);
+    const fn letter_table<const N: usize>(letters: &[u8; N]) -> [u8; 256] {
+        let mut table = [NONE; 256];
+        let mut i = 0;
+        while i < N {
+            table[letters[i] as usize] = i as u8;
+            table[letters[i].to_ascii_lowercase() as usize] = i as u8;
+            i += 1;
+        }
+        table
+    }
+
+    if input.starts_with(b"\xef\xbb\xbf") {
+        return None;
+    }
+    let mut tableaus = Vec::with_capacity(input.len() / (3 * DEAL_CARDS) + 1);
+    let mut ranks = [[0u8; PILE_CARDS]; PILES];
+    let mut seen = 0u64;
+    let mut n = 0;
+    let mut i = 0;
+    while i < input.len() {
+        if is_blank(input[i]) {
+            i += 1;
+            continue;
+        }
+        // A card is two letters followed by a blank or the end.
+        let (&r, &s) = (input.get(i)?, input.get(i + 1)?);
+        if input.get(i + 2).is_some_and(|&b| !is_blank(b)) {
+            return None;
+        }
+        let (rank, suit) = (RANK_OF[usize::from(r)], SUIT_OF[usize::from(s)]);
+        if rank == NONE || suit == NONE {
+            return None;
+        }
+        let card = 1u64 << (rank * 4 + suit);
+        if seen & card != 0 {
+            return None;
+        }
+        seen |= card;
+        ranks[n / PILE_CARDS][n % PILE_CARDS] = rank;
+        n += 1;
+        if n == DEAL_CARDS {
+            tableaus.push(Tableau::from_ranks(ranks, [PILE_CARDS as u8; PILES]));
+            n = 0;
+            seen = 0;
+        }
+        i += 2;
+    }
+    (n == 0).then_some(tableaus)
 }
 
 /// Cards already seen in the deal being read, with their place, to name both places of
@@ -414,6 +476,34 @@ mod tests {
             "1:13: a pile holds at most 4 cards, and this line has 5; one pile per line is \
              for positions in progress (a deal of 36 cards may be laid out in any way)"
         );
+    }
+
+    #[test]
+    fn the_fast_reading_agrees_with_the_deals() {
+        let flat: Vec<&str> = SAMPLE.split_whitespace().collect();
+        let mut lower = flat.clone();
+        lower[3] = "ks";
+        let spaced = format!("\x0b {}\r\n\x0c{}\t", flat.join("  "), lower.join("\n"));
+        let fast = judge_tableaus(spaced.as_bytes()).unwrap();
+        let deals = parse_deals(spaced.as_bytes()).unwrap();
+        assert_eq!(fast.len(), 2);
+        for (t, d) in fast.iter().zip(&deals) {
+            assert_eq!(*t, Tableau::from(d));
+        }
+        assert_eq!(judge_tableaus(b"").unwrap(), vec![]);
+        // Everything else is left to the full reading.
+        for other in [
+            SAMPLE.replacen("AS", "AX", 1),
+            SAMPLE.replacen("AS", "ASS", 1),
+            SAMPLE.replacen("AS", "A", 1),
+            SAMPLE.replacen("KD", "AS", 1),
+            SAMPLE.replacen(" KD\n", "\n", 1),
+            SAMPLE.replacen("AS", "-", 1),
+            format!("\u{feff}{SAMPLE}"),
+            format!("{SAMPLE}{}", flat[..35].join(" ")),
+        ] {
+            assert_eq!(judge_tableaus(other.as_bytes()), None, "{other:?}");
+        }
     }
 
     #[test]

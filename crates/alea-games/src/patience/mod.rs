@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod card;
 pub mod deal;
+pub mod fixed;
 pub mod kernel;
 pub mod model;
 pub mod stats;
@@ -13,7 +14,10 @@ pub use analysis::{
     MoveHint,
 };
 pub use card::Card;
-pub use deal::{parse_deals, parse_deals_in, Deal, Layout, PILES, PILE_CARDS};
-pub use kernel::Kernel;
+pub use deal::{judge_tableaus, parse_deals, parse_deals_in, Deal, Layout, PILES, PILE_CARDS};
+pub use fixed::push_fixed6_line;
+pub use kernel::{Kernel, Tableau};
 pub use model::{Patience, Player};
-pub use stats::{random_deals, random_play_all, stats, RandomDeals, Stats, BINS};
+pub use stats::{
+    random_deals, random_play_all, random_play_tableaus, stats, RandomDeals, Stats, BINS,
+};

@@ -39,7 +39,7 @@ pub fn move_between(from: Heights, to: Heights) -> Option<(usize, usize)> {
 }
 
 /// Bits per pile in a [`Tops`] word: five for the value and a guard bit above them.
-const FIELD: u32 = 6;
+pub(crate) const FIELD: u32 = 6;
 /// The low bit of every pile's field.
 const LOW: u64 = 0o010101010101010101;
 /// The guard bit of every pile's field.

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::analysis::winning_line;
 use super::deal::Deal;
-use super::kernel::Kernel;
+use super::kernel::{Kernel, Tableau};
 use alea_core::Result;
 
 /// Bins of the win-probability histogram, each a tenth wide (the last includes 1).
@@ -52,6 +52,21 @@ pub fn random_play_all(deals: &[Deal], tick: &(dyn Fn() + Sync)) -> Result<Vec<f
             let (p, _) = kernel.random_play(deal);
             tick();
             Ok(p)
+        })
+        .collect()
+}
+
+/// [`random_play_all`] for positions read by ranks ([`super::judge_tableaus`]).
+pub fn random_play_tableaus(tableaus: &[Tableau], tick: &(dyn Fn() + Sync)) -> Vec<f64> {
+    tableaus
+        .par_iter()
+        // Each piece of work sets up a kernel and its table: pieces of at least a few
+        // deals set up few, and pieces that small still balance the threads at the end.
+        .with_min_len(16)
+        .map_init(Kernel::default, |kernel, t| {
+            let (p, _) = kernel.solve(t);
+            tick();
+            p
         })
         .collect()
 }

@@ -8,7 +8,9 @@
 use super::dice::Counts;
 use super::rules::{choices_scored, Scored, UPPER, YAHTZEE};
 use super::solve::{after, open_slots, scored_rolls, slot, successor, Position, Table};
-use super::turn::{average, best, first_roll, score_rolls_apart, Lane, Plan, Work, LANES, SLOTS};
+use super::turn::{
+    average, best, first_roll, greater, pick, score_rolls_apart, Lane, Plan, Work, LANES, SLOTS,
+};
 
 /// The table with what it takes to read play from it.
 pub struct Player<'a> {
@@ -264,8 +266,10 @@ impl<'a> Player<'a> {
             };
             count
         ];
+        let mut places = vec![[0.0; LANES]; ROLLS];
         for (values, stage) in [(&turns.one, 0), (&turns.two, 1)] {
-            for (n, places) in best_keeps(&self.plan, values).iter().enumerate() {
+            best_keeps(&self.plan, values, &mut places);
+            for (n, places) in places.iter().enumerate() {
                 for (d, &place) in decisions.iter_mut().zip(places) {
                     d.keep[stage][n] = place as u8;
                 }
@@ -341,26 +345,26 @@ fn last_roll_values(
 
 /// For each roll, per lane, the place of its best keep in the roll's keeps (the first of
 /// the best), by the keeps' `values`: [`Player::best_keep`] for all lanes at once.
+/// Plain loops and choices on the bits (see [`pick`]): a closure or an iterator
+/// adapter would be compiled apart, without the vector units of this function.
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-fn best_keeps(plan: &Plan, values: &[Lane]) -> Vec<Lane> {
-    plan.dice
-        .keeps_of_roll
-        .iter()
-        .map(|keeps| {
-            let mut best = [f64::NEG_INFINITY; LANES];
-            // Places as numbers, so that a place follows its value lane by lane.
-            let mut place = [0.0; LANES];
-            for (i, &k) in keeps.iter().enumerate() {
-                let v = values[k];
-                for l in 0..LANES {
-                    let better = v[l] > best[l];
-                    best[l] = if better { v[l] } else { best[l] };
-                    place[l] = if better { i as f64 } else { place[l] };
-                }
+fn best_keeps(plan: &Plan, values: &[Lane], places: &mut [Lane]) {
+    for (keeps, place) in plan.dice.keeps_of_roll.iter().zip(places.iter_mut()) {
+        let mut best = [f64::NEG_INFINITY; LANES];
+        // Places as numbers, so that a place follows its value lane by lane.
+        *place = [0.0; LANES];
+        for i in 0..keeps.len() {
+            let v = values[keeps[i]];
+            let mut better = [0; LANES];
+            for l in 0..LANES {
+                better[l] = greater(v[l], best[l]);
             }
-            place
-        })
-        .collect()
+            for l in 0..LANES {
+                best[l] = pick(better[l], v[l], best[l]);
+                place[l] = pick(better[l], i as f64, place[l]);
+            }
+        }
+    }
 }
 
 /// From the last roll (already scored) back to the first: the keeps' values with one and two rolls to

@@ -51,7 +51,7 @@ pub struct Plan {
     /// Keeps of fewer than five dice, largest first, with the keeps one face more.
     average: Vec<(u16, [u16; 6])>,
     /// Keeps of one die or more, smallest first, each with its distinct keeps of one
-    /// die fewer (one per face it holds, the first repeated to fill five) and how many
+    /// die fewer (one per face it holds, the last repeated to fill five) and how many
     /// there are. Within a size the keeps are sorted by that number, so that the branch
     /// on it is the same for long runs.
     best: Vec<(u16, [u16; 5], u8)>,
@@ -115,7 +115,7 @@ impl Work {
 
 /// All ones where `a > b`, else all zeros: the mask of a choice, per lane.
 #[inline(always)]
-fn greater(a: f64, b: f64) -> u64 {
+pub(crate) fn greater(a: f64, b: f64) -> u64 {
     0u64.wrapping_sub(u64::from(a > b))
 }
 
@@ -123,7 +123,7 @@ fn greater(a: f64, b: f64) -> u64 {
 /// turns a row of lanes into whole-vector masked moves: a plain `if` over a row of lanes
 /// was split into vectors of 8, 4, 2 and single lanes with a branch.
 #[inline(always)]
-fn pick(mask: u64, a: f64, b: f64) -> f64 {
+pub(crate) fn pick(mask: u64, a: f64, b: f64) -> f64 {
     f64::from_bits((a.to_bits() & mask) | (b.to_bits() & !mask))
 }
 

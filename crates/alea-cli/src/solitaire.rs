@@ -538,6 +538,16 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
     })
 }
 
+/// Where games from a card start: its position and points, and within a turn the dice
+/// with the rolls left.
+fn start_of(card: &Card, dice: Option<[u8; 6]>, rolls_left: usize) -> Start {
+    Start {
+        position: card.position(),
+        points: card.total(),
+        roll: dice.map(|d| (d, rolls_left)),
+    }
+}
+
 fn simulate_with(
     args: &SimulateArgs,
     began: Instant,
@@ -548,11 +558,7 @@ fn simulate_with(
 ) -> Result<(), Failure> {
     let table = player.table;
     let rolls_left = usize::from(args.position.rolls_left);
-    let start = Start {
-        position: card.position(),
-        points: card.total(),
-        roll: dice.map(|d| (d, rolls_left)),
-    };
+    let start = start_of(card, dice, rolls_left);
     let bar = progress::bar(args.games, "games");
     let playing = Instant::now();
     let scores = simulate_from(player, &start, args.games, args.seed, &|n| bar.inc(n));
@@ -664,11 +670,7 @@ fn distribution_with(
 ) -> Result<(), Failure> {
     let table = player.table;
     let rolls_left = usize::from(args.position.rolls_left);
-    let start = Start {
-        position: card.position(),
-        points: card.total(),
-        roll: dice.map(|d| (d, rolls_left)),
-    };
+    let start = start_of(card, dice, rolls_left);
     let open = distribution::open_boxes(&start);
     let distribution = if open <= EXACT_MAX_OPEN && !args.simulate {
         Distribution::exact(exact_scores(player, &start))

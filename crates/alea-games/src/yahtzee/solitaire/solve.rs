@@ -153,8 +153,11 @@ pub(crate) fn after(at: Position, slot: usize, values: &[Moments]) -> Moments {
 
 /// The boxes each roll may be scored in from `filled`, and the 100 bonus of the rolls
 /// that earn it while the Yahtzee box holds 50: what every lane of a group shares.
-pub(crate) fn scoring(rules: Rules, rolls: &[Scored], filled: u16) -> Scoring {
-    let mut s = Scoring::default();
+/// Written into `s`, whose room is reused from group to group.
+fn scoring_into(s: &mut Scoring, rules: Rules, rolls: &[Scored], filled: u16) {
+    s.start.clear();
+    s.choices.clear();
+    s.bonus.clear();
     for roll in rolls {
         s.start.push(s.choices.len() as u32);
         s.bonus.push(f64::from(roll.bonus(rules)));
@@ -163,7 +166,6 @@ pub(crate) fn scoring(rules: Rules, rolls: &[Scored], filled: u16) -> Scoring {
         });
     }
     s.start.push(s.choices.len() as u32);
-    s
 }
 
 /// Each roll's scores, in the order of the plan's rolls.
@@ -238,10 +240,16 @@ fn solve_group(
     for (chunk, solved) in lanes.chunks(LANES).zip(solved.chunks_mut(LANES)) {
         let at = |l: usize| chunk[l.min(chunk.len() - 1)];
         for slot in open_slots(filled) {
-            for l in 0..LANES {
-                let m = after(at(l), slot, values);
-                next.mean[slot][l] = m.mean;
-                next.variance[slot][l] = m.square - m.mean * m.mean;
+            let (mean, variance) = (&mut next.mean[slot], &mut next.variance[slot]);
+            for (l, &p) in chunk.iter().enumerate() {
+                let m = after(p, slot, values);
+                mean[l] = m.mean;
+                variance[l] = m.square - m.mean * m.mean;
+            }
+            // Lanes beyond the chunk repeat its last position.
+            for l in chunk.len()..LANES {
+                mean[l] = mean[chunk.len() - 1];
+                variance[l] = variance[chunk.len() - 1];
             }
         }
         let fifty = std::array::from_fn(|l| f64::from(u8::from(at(l).yahtzee_50)));
@@ -362,12 +370,12 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
                         mean: vec![[0.0; LANES]; SLOTS],
                         variance: vec![[0.0; LANES]; SLOTS],
                     };
-                    (Work::new(&plan), next)
+                    (Work::new(&plan), next, Scoring::default())
                 },
-                |(work, next), &filled| {
-                    let scoring = scoring(rules, &rolls, filled);
+                |(work, next, scoring), &filled| {
+                    scoring_into(scoring, rules, &rolls, filled);
                     let uppers = &uppers[usize::from(filled) & 63];
-                    solve_group(&plan, &scoring, filled, uppers, &values, work, next)
+                    solve_group(&plan, scoring, filled, uppers, &values, work, next)
                 },
             )
             .collect();
@@ -420,7 +428,8 @@ mod tests {
             ),
             (0b0_1111_1011_1110, [0.0; LANES]),
         ] {
-            let scoring = scoring(Rules::FreeJoker, &rolls, filled);
+            let mut scoring = Scoring::default();
+            scoring_into(&mut scoring, Rules::FreeJoker, &rolls, filled);
             let next = Successors {
                 mean: (0..SLOTS)
                     .map(|_| std::array::from_fn(|_| 300.0 * noise()))

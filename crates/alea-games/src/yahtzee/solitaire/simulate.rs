@@ -287,8 +287,6 @@ struct Roller {
     with_face: Vec<[u16; 6]>,
     /// Per roll number, its keeps in the order of [`super::Dice::keeps_of_roll`].
     keeps: Vec<[u16; 32]>,
-    /// Per keep of five dice, its roll number.
-    number: Vec<u16>,
     /// Keeping nothing.
     nothing: u16,
 }
@@ -319,14 +317,12 @@ impl Roller {
                     flat
                 })
                 .collect(),
-            number: (0..dice.keeps.len())
-                .map(|k| dice.roll_number(k).map_or(u16::MAX, short))
-                .collect(),
             nothing: short(dice.by_size[5][0]),
         }
     }
 
-    /// Rolls the dice not kept: the roll number. One draw gives all of them, as the
+    /// Rolls the dice not kept: the roll, as a keep of five dice. One draw gives all of
+    /// them, as the
     /// digits in base six of a number below 6^n: a die at a time took three times as
     /// long, most of the play, in the random stream.
     #[inline(always)]
@@ -338,7 +334,7 @@ impl Roller {
             keep = self.with_face[usize::from(keep)][(throw % 6) as usize];
             throw /= 6;
         }
-        usize::from(self.number[usize::from(keep)])
+        usize::from(keep)
     }
 }
 
@@ -369,7 +365,7 @@ fn play(
     for (g, r) in games.iter_mut().zip(&mut rolls) {
         *r = match roll {
             Some((dice, _)) => player.roll_number(player.keep_of(&dice)),
-            None => roller.complete(roller.nothing, &mut g.rng),
+            None => player.roll_number(roller.complete(roller.nothing, &mut g.rng)),
         };
     }
     for left in (1..=roll.map_or(2, |(_, r)| r)).rev() {
@@ -378,7 +374,7 @@ fn play(
         }
         for ((g, r), &place) in games.iter_mut().zip(&mut rolls).zip(&read) {
             let keep = roller.keeps[*r][usize::from(place)];
-            *r = roller.complete(keep, &mut g.rng);
+            *r = player.roll_number(roller.complete(keep, &mut g.rng));
         }
     }
     let mut boxes = [(0, 0); GROUP];

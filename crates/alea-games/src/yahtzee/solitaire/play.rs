@@ -382,10 +382,11 @@ fn keep_values(plan: &Plan, turns: &mut Turns) {
 fn keep_values_with<const FMA: bool>(plan: &Plan, turns: &mut Turns) {
     let work = &mut turns.work;
     average::<false, FMA>(plan, work);
-    turns.one.copy_from_slice(&work.mean);
+    let n = turns.one.len();
+    turns.one.copy_from_slice(&work.mean[..n]);
     best::<false>(plan, work);
     average::<false, FMA>(plan, work);
-    turns.two.copy_from_slice(&work.mean);
+    turns.two.copy_from_slice(&work.mean[..n]);
     best::<false>(plan, work);
     turns.start = first_roll(plan, &work.mean);
 }

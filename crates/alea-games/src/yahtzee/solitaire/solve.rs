@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::rules::{choices_scored, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
-use super::turn::{turn, Lane, Plan, Scoring, Successors, Work, LANES, SLOTS};
+use super::turn::{turn, Lane, Plan, Scoring, Successors, Work, LANES};
 
 const BOXES: usize = 13;
 const CAP: usize = UPPER_BONUS_AT as usize;
@@ -16,6 +16,9 @@ const CAP: usize = UPPER_BONUS_AT as usize;
 const FULL: u16 = (1 << BOXES) - 1;
 /// Positions in the table, reachable or not: see [`Position::index`].
 pub(crate) const TABLE_LEN: usize = 1 << (BOXES + 1 + 6);
+/// Positions per set of filled boxes: both flags, every upper total. A set's positions
+/// are one block of the table.
+const BLOCK: usize = 1 << (1 + 6);
 
 /// A turn-start position: filled boxes (bit per box), upper total capped at 63, and
 /// whether the Yahtzee box holds 50.
@@ -103,18 +106,27 @@ pub(crate) fn slot(b: usize, points: u32) -> usize {
     b * 6 + outcome
 }
 
+/// The upper total after scoring `n` dice of face `b + 1` in upper box `b` from total
+/// `upper`, and the upper bonus that this earns.
+fn upper_after(upper: u8, b: usize, n: usize) -> (u8, u32) {
+    let next = (usize::from(upper) + n * (b + 1)).min(CAP) as u8;
+    let bonus = if usize::from(upper) < CAP && usize::from(next) == CAP {
+        UPPER_BONUS
+    } else {
+        0
+    };
+    (next, bonus)
+}
+
 /// Where each successor slot leads from `at`: the upper bonus it earns and the next
 /// position (`None` when the card is then full).
 pub(crate) fn successor(at: Position, slot: usize) -> (u32, Option<Position>) {
     let (b, n) = (slot / 6, slot % 6);
-    let mut upper = at.upper;
-    let mut bonus = 0;
-    if b < UPPER {
-        upper = (usize::from(at.upper) + n * (b + 1)).min(CAP) as u8;
-        if usize::from(at.upper) < CAP && usize::from(upper) == CAP {
-            bonus = UPPER_BONUS;
-        }
-    }
+    let (upper, bonus) = if b < UPPER {
+        upper_after(at.upper, b, n)
+    } else {
+        (at.upper, 0)
+    };
     let next = Position {
         filled: at.filled | 1 << b,
         upper,
@@ -127,23 +139,33 @@ pub(crate) fn successor(at: Position, slot: usize) -> (u32, Option<Position>) {
 pub(crate) fn open_slots(filled: u16) -> impl Iterator<Item = usize> {
     (0..BOXES)
         .filter(move |&b| filled & (1 << b) == 0)
-        .flat_map(|b| {
-            let outcomes = if b < UPPER {
-                6
-            } else if b == YAHTZEE {
-                2
-            } else {
-                1
-            };
-            (0..outcomes).map(move |n| b * 6 + n)
-        })
+        .flat_map(|b| (0..outcomes(b)).map(move |n| b * 6 + n))
+}
+
+/// How many successor slots box `b` has: see [`slot`].
+fn outcomes(b: usize) -> usize {
+    if b < UPPER {
+        6
+    } else if b == YAHTZEE {
+        2
+    } else {
+        1
+    }
 }
 
 /// The expected future and its second moment after scoring through `slot` from `at`,
 /// the upper bonus included.
 pub(crate) fn after(at: Position, slot: usize, values: &[Moments]) -> Moments {
     let (bonus, next) = successor(at, slot);
-    let future = next.map_or(Moments::default(), |p| values[p.index()]);
+    with_bonus(
+        bonus,
+        next.map_or(Moments::default(), |p| values[p.index()]),
+    )
+}
+
+/// The moments of `bonus` points now and `future` after.
+#[inline(always)]
+fn with_bonus(bonus: u32, future: Moments) -> Moments {
     let g = f64::from(bonus);
     Moments {
         mean: g + future.mean,
@@ -151,21 +173,102 @@ pub(crate) fn after(at: Position, slot: usize, values: &[Moments]) -> Moments {
     }
 }
 
+/// The solved blocks of the turn after the one being solved: every successor of a
+/// position is there, one box more being filled.
+struct Later<'a> {
+    /// By set of filled boxes; empty for the other turns.
+    blocks: Vec<&'a [Moments]>,
+}
+
+impl Later<'_> {
+    fn block(&self, filled: u16) -> &[Moments] {
+        self.blocks[usize::from(filled)]
+    }
+}
+
+/// Fills the successor slots that scoring from `filled` can use, for the positions of
+/// `chunk` (lanes beyond it repeat its last position): per lane, [`after`] and the
+/// variance of the future. Box by box, so that a box's next positions are found from
+/// one base index; this runs for every chunk and took a sixth of the solve through
+/// [`after`].
+fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Successors) {
+    let at = |l: usize| chunk[l.min(chunk.len() - 1)];
+    let upper: [u8; LANES] = std::array::from_fn(|l| at(l).upper);
+    let flag: [bool; LANES] = std::array::from_fn(|l| at(l).yahtzee_50);
+    for b in (0..BOXES).filter(|&b| filled & (1 << b) == 0) {
+        let next_filled = filled | 1 << b;
+        let block = later.block(next_filled);
+        for n in 0..outcomes(b) {
+            let slot = b * 6 + n;
+            for l in 0..LANES {
+                let (u, bonus) = if b < UPPER {
+                    upper_after(upper[l], b, n)
+                } else {
+                    (upper[l], 0)
+                };
+                let future = if next_filled == FULL {
+                    Moments::default()
+                } else {
+                    let yahtzee_50 = flag[l] || (b == YAHTZEE && n == 1);
+                    block[usize::from(yahtzee_50) << 6 | usize::from(u)]
+                };
+                let m = with_bonus(bonus, future);
+                next.mean[slot][l] = m.mean;
+                next.variance[slot][l] = m.square - m.mean * m.mean;
+            }
+        }
+    }
+}
+
 /// The boxes each roll may be scored in from `filled`, and the 100 bonus of the rolls
 /// that earn it while the Yahtzee box holds 50: what every lane of a group shares.
-/// Written into `s`, whose room is reused from group to group.
-fn scoring_into(s: &mut Scoring, rules: Rules, rolls: &[Scored], filled: u16) {
+/// Written into `s`, whose room is reused from group to group. A roll that is not a
+/// Yahtzee may go in every open box with its plain score (see [`choices_scored`]), so
+/// its choices are copied from `plain`, the choice of each box worked out once.
+fn scoring_into(
+    s: &mut Scoring,
+    rules: Rules,
+    rolls: &[Scored],
+    plain: &[[(f64, u16); BOXES]],
+    filled: u16,
+) {
     s.start.clear();
     s.choices.clear();
     s.bonus.clear();
-    for roll in rolls {
+    let mut open = [0; BOXES];
+    let mut open_count = 0;
+    for b in (0..BOXES).filter(|&b| filled & (1 << b) == 0) {
+        open[open_count] = b;
+        open_count += 1;
+    }
+    for (roll, plain) in rolls.iter().zip(plain) {
         s.start.push(s.choices.len() as u32);
         s.bonus.push(f64::from(roll.bonus(rules)));
-        choices_scored(rules, filled, roll, |b, points| {
-            s.choices.push((f64::from(points), slot(b, points) as u16));
-        });
+        if roll.yahtzee_face.is_some() {
+            choices_scored(rules, filled, roll, |b, points| {
+                s.choices.push((f64::from(points), slot(b, points) as u16));
+            });
+        } else {
+            for &b in &open[..open_count] {
+                s.choices.push(plain[b]);
+            }
+        }
     }
     s.start.push(s.choices.len() as u32);
+}
+
+/// Per roll, what each box offers it under no joker: the plain score and the
+/// successor slot.
+fn plain_choices(rolls: &[Scored]) -> Vec<[(f64, u16); BOXES]> {
+    rolls
+        .iter()
+        .map(|roll| {
+            std::array::from_fn(|b| {
+                let points = roll.plain[b];
+                (f64::from(points), slot(b, points) as u16)
+            })
+        })
+        .collect()
 }
 
 /// Each roll's scores, in the order of the plan's rolls.
@@ -216,17 +319,21 @@ impl Uppers {
 }
 
 /// Solves one group: the positions with the same boxes filled, one per reachable upper
-/// total and Yahtzee flag, [`LANES`] at a time.
+/// total and Yahtzee flag, [`LANES`] at a time. Writes the value of each reachable
+/// position into the group's `block` of the table, and returns how many there are.
+#[allow(clippy::too_many_arguments)]
 fn solve_group(
     plan: &Plan,
     scoring: &Scoring,
     filled: u16,
     uppers: &Uppers,
-    values: &[Moments],
+    later: &Later,
     work: &mut Work,
     next: &mut Successors,
-) -> Vec<(usize, Moments)> {
-    let lanes: Vec<Position> = yahtzee_flags(filled)
+    block: &mut [Moments],
+) -> usize {
+    let flags = yahtzee_flags(filled);
+    let lanes: Vec<Position> = flags
         .iter()
         .flat_map(|&yahtzee_50| {
             uppers.solve.iter().map(move |&upper| Position {
@@ -239,19 +346,7 @@ fn solve_group(
     let mut solved = vec![Moments::default(); lanes.len()];
     for (chunk, solved) in lanes.chunks(LANES).zip(solved.chunks_mut(LANES)) {
         let at = |l: usize| chunk[l.min(chunk.len() - 1)];
-        for slot in open_slots(filled) {
-            let (mean, variance) = (&mut next.mean[slot], &mut next.variance[slot]);
-            for (l, &p) in chunk.iter().enumerate() {
-                let m = after(p, slot, values);
-                mean[l] = m.mean;
-                variance[l] = m.square - m.mean * m.mean;
-            }
-            // Lanes beyond the chunk repeat its last position.
-            for l in chunk.len()..LANES {
-                mean[l] = mean[chunk.len() - 1];
-                variance[l] = variance[chunk.len() - 1];
-            }
-        }
+        fill_successors(filled, chunk, later, next);
         let fifty = std::array::from_fn(|l| f64::from(u8::from(at(l).yahtzee_50)));
         let (mean, square) = solve_lanes(plan, scoring, &fifty, next, work);
         for (l, m) in solved.iter_mut().enumerate() {
@@ -267,23 +362,13 @@ fn solve_group(
     for (i, &u) in uppers.solve.iter().enumerate() {
         lane_of[usize::from(u)] = i;
     }
-    let flags = yahtzee_flags(filled);
-    let solved = &solved;
-    flags
-        .iter()
-        .enumerate()
-        .flat_map(|(f, &yahtzee_50)| {
-            uppers.same_as.iter().map(move |&(upper, s)| {
-                let at = Position {
-                    filled,
-                    upper,
-                    yahtzee_50,
-                };
-                let lane = f * uppers.solve.len() + lane_of[usize::from(s)];
-                (at.index(), solved[lane])
-            })
-        })
-        .collect()
+    for f in 0..flags.len() {
+        for &(upper, s) in &uppers.same_as {
+            block[f << 6 | usize::from(upper)] =
+                solved[f * uppers.solve.len() + lane_of[usize::from(s)]];
+        }
+    }
+    flags.len() * uppers.same_as.len()
 }
 
 /// [`turn`] compiled for the vector units this processor has.
@@ -346,6 +431,7 @@ pub fn solve(rules: Rules) -> Table {
 pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize)) -> Table {
     let plan = Plan::new();
     let rolls = scored_rolls(&plan);
+    let plain = plain_choices(&rolls);
     let reachable = reachable_upper();
     let uppers: Vec<Uppers> = reachable
         .iter()
@@ -361,28 +447,35 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
     let mut values = vec![Moments::default(); TABLE_LEN];
     let mut positions = 0;
     progress(0, total);
-    for layer in layers.iter().rev() {
-        let solved: Vec<Vec<(usize, Moments)>> = layer
-            .par_iter()
+    // Each turn's groups write their own blocks of the table in parallel, and read the
+    // blocks of the turn after.
+    let mut blocks: Vec<&mut [Moments]> = values.chunks_mut(BLOCK).collect();
+    for filled_count in (0..BOXES).rev() {
+        let mut current: Vec<(u16, &mut [Moments])> =
+            Vec::with_capacity(layers[filled_count].len());
+        let mut later = Later {
+            blocks: vec![&[]; blocks.len()],
+        };
+        for (filled, block) in blocks.iter_mut().enumerate() {
+            let count = filled.count_ones() as usize;
+            if count == filled_count {
+                current.push((filled as u16, &mut **block));
+            } else if count == filled_count + 1 {
+                later.blocks[filled] = &**block;
+            }
+        }
+        let solved: usize = current
+            .par_iter_mut()
             .map_init(
-                || {
-                    let next = Successors {
-                        mean: vec![[0.0; LANES]; SLOTS],
-                        variance: vec![[0.0; LANES]; SLOTS],
-                    };
-                    (Work::new(&plan), next, Scoring::default())
-                },
-                |(work, next, scoring), &filled| {
-                    scoring_into(scoring, rules, &rolls, filled);
-                    let uppers = &uppers[usize::from(filled) & 63];
-                    solve_group(&plan, scoring, filled, uppers, &values, work, next)
+                || (Work::new(&plan), Successors::new(), Scoring::default()),
+                |(work, next, scoring), (filled, block)| {
+                    scoring_into(scoring, rules, &rolls, &plain, *filled);
+                    let uppers = &uppers[usize::from(*filled) & 63];
+                    solve_group(&plan, scoring, *filled, uppers, &later, work, next, block)
                 },
             )
-            .collect();
-        for (i, m) in solved.into_iter().flatten() {
-            values[i] = m;
-            positions += 1;
-        }
+            .sum();
+        positions += solved;
         progress(positions, total);
     }
     Table {
@@ -394,6 +487,7 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
 
 #[cfg(test)]
 mod tests {
+    use super::super::turn::SLOTS;
     use super::*;
 
     #[test]
@@ -411,6 +505,7 @@ mod tests {
         // runs the build for the vector units this one has. Same inputs, same bits.
         let plan = Plan::new();
         let rolls = scored_rolls(&plan);
+        let plain = plain_choices(&rolls);
         let mut work = Work::new(&plan);
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut noise = move || {
@@ -429,15 +524,12 @@ mod tests {
             (0b0_1111_1011_1110, [0.0; LANES]),
         ] {
             let mut scoring = Scoring::default();
-            scoring_into(&mut scoring, Rules::FreeJoker, &rolls, filled);
-            let next = Successors {
-                mean: (0..SLOTS)
-                    .map(|_| std::array::from_fn(|_| 300.0 * noise()))
-                    .collect(),
-                variance: (0..SLOTS)
-                    .map(|_| std::array::from_fn(|_| 900.0 * noise()))
-                    .collect(),
-            };
+            scoring_into(&mut scoring, Rules::FreeJoker, &rolls, &plain, filled);
+            let mut next = Successors::new();
+            for slot in 0..SLOTS {
+                next.mean[slot] = std::array::from_fn(|_| 300.0 * noise());
+                next.variance[slot] = std::array::from_fn(|_| 900.0 * noise());
+            }
             let plain = turn::<false>(&plan, &scoring, &fifty, &next, &mut work);
             let vector = solve_lanes(&plan, &scoring, &fifty, &next, &mut work);
             assert_eq!(plain.0.map(f64::to_bits), vector.0.map(f64::to_bits));

@@ -43,6 +43,28 @@ pub const LANES: usize = 8;
 pub const SLOTS: usize = 13 * 6;
 /// One number per lane.
 pub type Lane = [f64; LANES];
+/// Room for the 462 keeps, rounded up to a power of two: an index masked to it needs
+/// no bounds check in the hot loops, where the checks were a third of the instructions.
+pub const KEEP_ROOM: usize = 512;
+/// Room for the successor slots, the same way.
+pub const SLOT_ROOM: usize = 128;
+
+/// The slot of keep `k` in [`Work`].
+#[inline(always)]
+fn keep(k: u16) -> usize {
+    usize::from(k) & (KEEP_ROOM - 1)
+}
+
+/// Lanes for each of `N` keeps or slots, all zero.
+fn lanes<const N: usize>() -> Box<[Lane; N]> {
+    vec![[0.0; LANES]; N]
+        .into_boxed_slice()
+        .try_into()
+        .expect("the length asked for")
+}
+
+/// A keep and its keeps with one die fewer, padded to five.
+type Fewer = (u16, [u16; 5]);
 
 /// The order of work over the keeps, flattened from [`Dice`] for the hot loops.
 #[derive(Debug)]
@@ -51,10 +73,10 @@ pub struct Plan {
     /// Keeps of fewer than five dice, largest first, with the keeps one face more.
     average: Vec<(u16, [u16; 6])>,
     /// Keeps of one die or more, smallest first, each with its distinct keeps of one
-    /// die fewer (one per face it holds, the last repeated to fill five) and how many
-    /// there are. Within a size the keeps are sorted by that number, so that the branch
-    /// on it is the same for long runs.
-    best: Vec<(u16, [u16; 5], u8)>,
+    /// die fewer (one per face it holds, the last repeated to fill five). Within a size
+    /// the keeps are grouped by how many there are: each run is that number and its
+    /// keeps, so that the inner loop of a run is unrolled and has no branch.
+    best: Vec<(u8, Vec<Fewer>)>,
     /// The keep index of each roll, in the order of `dice.rolls`.
     pub rolls: Vec<u16>,
 }
@@ -67,18 +89,23 @@ impl Plan {
             .flat_map(|s| dice.by_size[s].iter())
             .map(|&k| (short(k), dice.with_face[k].map(short)))
             .collect();
-        let mut best = Vec::new();
+        let mut best: Vec<(u8, Vec<Fewer>)> = Vec::new();
         for s in (0..5).rev() {
-            let mut keeps: Vec<(u16, [u16; 5], u8)> = dice.by_size[s]
+            let mut keeps: Vec<(u8, u16, [u16; 5])> = dice.by_size[s]
                 .iter()
                 .map(|&k| {
                     let fewer = &dice.without_one[k];
                     let padded = std::array::from_fn(|i| short(fewer[i.min(fewer.len() - 1)]));
-                    (short(k), padded, fewer.len() as u8)
+                    (fewer.len() as u8, short(k), padded)
                 })
                 .collect();
-            keeps.sort_by_key(|&(_, _, n)| n);
-            best.extend(keeps);
+            keeps.sort_by_key(|&(n, _, _)| n);
+            for (n, k, padded) in keeps {
+                match best.last_mut() {
+                    Some((m, run)) if *m == n => run.push((k, padded)),
+                    _ => best.push((n, vec![(k, padded)])),
+                }
+            }
         }
         let rolls = dice.rolls.iter().map(|&r| short(r)).collect();
         Plan {
@@ -99,16 +126,16 @@ impl Default for Plan {
 /// Per keep, each lane's expected future score and, if asked for, its second moment.
 #[derive(Clone, Debug)]
 pub struct Work {
-    pub mean: Vec<Lane>,
-    pub square: Vec<Lane>,
+    pub mean: Box<[Lane; KEEP_ROOM]>,
+    pub square: Box<[Lane; KEEP_ROOM]>,
 }
 
 impl Work {
     pub fn new(plan: &Plan) -> Work {
-        let n = plan.dice.keeps.len();
+        assert!(plan.dice.keeps.len() <= KEEP_ROOM);
         Work {
-            mean: vec![[0.0; LANES]; n],
-            square: vec![[0.0; LANES]; n],
+            mean: lanes(),
+            square: lanes(),
         }
     }
 }
@@ -152,12 +179,12 @@ pub fn average<const SQUARE: bool, const FMA: bool>(plan: &Plan, work: &mut Work
         let mut mean = [0.0; LANES];
         let mut square = [0.0; LANES];
         for &n in &next {
-            let m = work.mean[usize::from(n)];
+            let m = work.mean[keep(n)];
             for l in 0..LANES {
                 mean[l] += m[l];
             }
             if SQUARE {
-                let s = work.square[usize::from(n)];
+                let s = work.square[keep(n)];
                 for l in 0..LANES {
                     square[l] += s[l];
                 }
@@ -167,9 +194,9 @@ pub fn average<const SQUARE: bool, const FMA: bool>(plan: &Plan, work: &mut Work
             mean[l] = sixth::<FMA>(mean[l]);
             square[l] = sixth::<FMA>(square[l]);
         }
-        work.mean[usize::from(k)] = mean;
+        work.mean[keep(k)] = mean;
         if SQUARE {
-            work.square[usize::from(k)] = square;
+            work.square[keep(k)] = square;
         }
     }
 }
@@ -179,49 +206,91 @@ pub fn average<const SQUARE: bool, const FMA: bool>(plan: &Plan, work: &mut Work
 /// follows the best mean.
 #[inline(always)]
 pub fn best<const SQUARE: bool>(plan: &Plan, work: &mut Work) {
-    for (k, fewer, n) in &plan.best {
+    for (n, keeps) in &plan.best {
         match n {
-            1 => best_of::<SQUARE, 1>(*k, fewer, work),
-            2 => best_of::<SQUARE, 2>(*k, fewer, work),
-            3 => best_of::<SQUARE, 3>(*k, fewer, work),
-            4 => best_of::<SQUARE, 4>(*k, fewer, work),
-            _ => best_of::<SQUARE, 5>(*k, fewer, work),
+            1 => best_run::<SQUARE, 1>(keeps, work),
+            2 => best_run::<SQUARE, 2>(keeps, work),
+            3 => best_run::<SQUARE, 3>(keeps, work),
+            4 => best_run::<SQUARE, 4>(keeps, work),
+            _ => best_run::<SQUARE, 5>(keeps, work),
         }
     }
 }
 
-/// Keep `k` becomes the best of itself and its first `N` keeps with one die fewer.
+/// [`best_of`] for a run of keeps with `N` keeps of one die fewer each.
+#[inline(always)]
+fn best_run<const SQUARE: bool, const N: usize>(keeps: &[Fewer], work: &mut Work) {
+    for (k, fewer) in keeps {
+        best_of::<SQUARE, N>(*k, fewer, work);
+    }
+}
+
+/// Keep `k` becomes the best of itself and its first `N` keeps with one die fewer, the
+/// first of the best on ties. Two runs, over the first half of the candidates and over
+/// the second, then the second's best only if it is greater: the same choice as one run
+/// in order, in half the chain of dependent steps. Each run starts from its first
+/// candidate (the values are finite, so that is what a start below them would choose).
 #[inline(always)]
 fn best_of<const SQUARE: bool, const N: usize>(k: u16, fewer: &[u16; 5], work: &mut Work) {
-    let k = usize::from(k);
-    let mut mean = work.mean[k];
-    let mut square = work.square[k];
-    for &f in &fewer[..N] {
-        let m = work.mean[usize::from(f)];
-        let s = work.square[usize::from(f)];
-        let mut better = [0; LANES];
-        for l in 0..LANES {
-            better[l] = greater(m[l], mean[l]);
-        }
-        for l in 0..LANES {
-            mean[l] = pick(better[l], m[l], mean[l]);
-            if SQUARE {
-                square[l] = pick(better[l], s[l], square[l]);
-            }
-        }
+    let k = keep(k);
+    let split = N.div_ceil(2);
+    let mut first = (work.mean[k], work.square[k]);
+    for &f in &fewer[..split] {
+        better_of::<SQUARE>(&mut first, work, f);
     }
+    let (mean, square) = if N > 1 {
+        let s = keep(fewer[split]);
+        let mut second = (work.mean[s], work.square[s]);
+        for &f in &fewer[split + 1..N] {
+            better_of::<SQUARE>(&mut second, work, f);
+        }
+        choose::<SQUARE>(first, second)
+    } else {
+        first
+    };
     work.mean[k] = mean;
     if SQUARE {
         work.square[k] = square;
     }
 }
 
+/// `best` becomes keep `f` in the lanes where `f` is greater.
+#[inline(always)]
+fn better_of<const SQUARE: bool>(best: &mut (Lane, Lane), work: &Work, f: u16) {
+    let m = work.mean[keep(f)];
+    let s = work.square[keep(f)];
+    let mut better = [0; LANES];
+    for l in 0..LANES {
+        better[l] = greater(m[l], best.0[l]);
+    }
+    for l in 0..LANES {
+        best.0[l] = pick(better[l], m[l], best.0[l]);
+        if SQUARE {
+            best.1[l] = pick(better[l], s[l], best.1[l]);
+        }
+    }
+}
+
+/// The best of two runs, the first on ties: the second only where it is greater.
+#[inline(always)]
+fn choose<const SQUARE: bool>(first: (Lane, Lane), second: (Lane, Lane)) -> (Lane, Lane) {
+    let mut out = first;
+    for l in 0..LANES {
+        let better = greater(second.0[l], first.0[l]);
+        out.0[l] = pick(better, second.0[l], first.0[l]);
+        if SQUARE {
+            out.1[l] = pick(better, second.1[l], first.1[l]);
+        }
+    }
+    out
+}
+
 /// The expected value over the first roll of the turn, from the rolls' slots.
 #[inline(always)]
-pub fn first_roll(plan: &Plan, values: &[Lane]) -> Lane {
+pub fn first_roll(plan: &Plan, values: &[Lane; KEEP_ROOM]) -> Lane {
     let mut total = [0.0; LANES];
     for (&r, &p) in plan.rolls.iter().zip(&plan.dice.roll_probability) {
-        let v = values[usize::from(r)];
+        let v = values[keep(r)];
         for l in 0..LANES {
             total[l] += p * v[l];
         }
@@ -235,8 +304,23 @@ pub fn first_roll(plan: &Plan, values: &[Lane]) -> Lane {
 /// and the variance of that future.
 #[derive(Clone, Debug)]
 pub struct Successors {
-    pub mean: Vec<Lane>,
-    pub variance: Vec<Lane>,
+    pub mean: Box<[Lane; SLOT_ROOM]>,
+    pub variance: Box<[Lane; SLOT_ROOM]>,
+}
+
+impl Successors {
+    pub fn new() -> Successors {
+        Successors {
+            mean: lanes(),
+            variance: lanes(),
+        }
+    }
+}
+
+impl Default for Successors {
+    fn default() -> Self {
+        Successors::new()
+    }
 }
 
 /// For each roll, the boxes it may be scored in: the points the roll itself earns
@@ -281,36 +365,76 @@ pub fn score_rolls(
         for l in 0..LANES {
             square[l] = mean[l] * mean[l] + variance[l];
         }
-        work.mean[usize::from(r)] = mean;
-        work.square[usize::from(r)] = square;
+        work.mean[keep(r)] = mean;
+        work.square[keep(r)] = square;
     }
 }
 
 /// The best of `choices` per lane, with `points(p, lane)` the points of a choice worth
-/// `p` in lane `lane`: its mean and the variance of its future.
+/// `p` in lane `lane`: its mean and the variance of its future. The first of the best
+/// on ties, in two runs as in [`best_of`]. A roll has at least one choice.
 #[inline(always)]
 fn best_choice(
     choices: &[(f64, u16)],
     next: &Successors,
     points: impl Fn(f64, usize) -> f64,
 ) -> (Lane, Lane) {
-    let mut mean = [f64::NEG_INFINITY; LANES];
-    let mut variance = [0.0; LANES];
-    for &(p, slot) in choices {
-        let m = next.mean[usize::from(slot)];
-        let v = next.variance[usize::from(slot)];
-        let mut total = [0.0; LANES];
-        let mut better = [0; LANES];
-        for l in 0..LANES {
-            total[l] = points(p, l) + m[l];
-            better[l] = greater(total[l], mean[l]);
+    let split = choices.len().div_ceil(2);
+    let (firsts, seconds) = choices.split_at(split);
+    let mut first = start_choice(next, firsts[0], &points);
+    let Some((&s, seconds)) = seconds.split_first() else {
+        for &c in &firsts[1..] {
+            better_choice(&mut first, next, c, &points);
         }
-        for l in 0..LANES {
-            mean[l] = pick(better[l], total[l], mean[l]);
-            variance[l] = pick(better[l], v[l], variance[l]);
+        return first;
+    };
+    let mut second = start_choice(next, s, &points);
+    for (i, &c) in firsts[1..].iter().enumerate() {
+        better_choice(&mut first, next, c, &points);
+        if let Some(&c) = seconds.get(i) {
+            better_choice(&mut second, next, c, &points);
         }
     }
-    (mean, variance)
+    choose::<true>(first, second)
+}
+
+/// The mean and the variance of the future of `choice`, in every lane.
+#[inline(always)]
+fn start_choice(
+    next: &Successors,
+    (p, slot): (f64, u16),
+    points: &impl Fn(f64, usize) -> f64,
+) -> (Lane, Lane) {
+    let slot = usize::from(slot) & (SLOT_ROOM - 1);
+    let m = next.mean[slot];
+    let mut total = [0.0; LANES];
+    for l in 0..LANES {
+        total[l] = points(p, l) + m[l];
+    }
+    (total, next.variance[slot])
+}
+
+/// `best` becomes `choice` in the lanes where it is worth more.
+#[inline(always)]
+fn better_choice(
+    best: &mut (Lane, Lane),
+    next: &Successors,
+    (p, slot): (f64, u16),
+    points: &impl Fn(f64, usize) -> f64,
+) {
+    let slot = usize::from(slot) & (SLOT_ROOM - 1);
+    let m = next.mean[slot];
+    let v = next.variance[slot];
+    let mut total = [0.0; LANES];
+    let mut better = [0; LANES];
+    for l in 0..LANES {
+        total[l] = points(p, l) + m[l];
+        better[l] = greater(total[l], best.0[l]);
+    }
+    for l in 0..LANES {
+        best.0[l] = pick(better[l], total[l], best.0[l]);
+        best.1[l] = pick(better[l], v[l], best.1[l]);
+    }
 }
 
 /// Fills the rolls' slots of the first `lanes` lanes with `value(lane, roll)`, the
@@ -327,7 +451,7 @@ pub fn score_rolls_apart(
         for (l, m) in mean.iter_mut().enumerate().take(lanes) {
             *m = value(l, i);
         }
-        work.mean[usize::from(r)] = mean;
+        work.mean[keep(r)] = mean;
     }
 }
 

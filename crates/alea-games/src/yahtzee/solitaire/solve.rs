@@ -233,28 +233,33 @@ fn scoring_into(
     filled: u16,
 ) {
     s.start.clear();
-    s.choices.clear();
     s.bonus.clear();
+    // Room for every box of every roll, written by place: a push at a time was a third
+    // of this step.
+    s.choices.resize(rolls.len() * BOXES, (0.0, 0));
     let mut open = [0; BOXES];
     let mut open_count = 0;
     for b in (0..BOXES).filter(|&b| filled & (1 << b) == 0) {
         open[open_count] = b;
         open_count += 1;
     }
+    let mut end = 0;
     for (roll, plain) in rolls.iter().zip(plain) {
-        s.start.push(s.choices.len() as u32);
+        s.start.push(end as u32);
         s.bonus.push(f64::from(roll.bonus(rules)));
         if roll.yahtzee_face.is_some() {
             choices_scored(rules, filled, roll, |b, points| {
-                s.choices.push((f64::from(points), slot(b, points) as u16));
+                s.choices[end] = (f64::from(points), slot(b, points) as u16);
+                end += 1;
             });
         } else {
-            for &b in &open[..open_count] {
-                s.choices.push(plain[b]);
+            for (to, &b) in s.choices[end..end + open_count].iter_mut().zip(&open) {
+                *to = plain[b];
             }
+            end += open_count;
         }
     }
-    s.start.push(s.choices.len() as u32);
+    s.start.push(end as u32);
 }
 
 /// Per roll, what each box offers it under no joker: the plain score and the

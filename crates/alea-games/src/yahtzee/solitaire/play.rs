@@ -9,7 +9,8 @@ use super::dice::Counts;
 use super::rules::{choices_scored, Scored, UPPER, YAHTZEE};
 use super::solve::{after, open_slots, scored_rolls, slot, successor, Position, Table};
 use super::turn::{
-    average, best, first_roll, greater, pick, score_rolls_apart, Lane, Plan, Work, LANES, SLOTS,
+    average, best, best_which, first_roll, score_rolls_apart, Lane, Plan, Work, KEEP_ROOM, LANES,
+    SLOTS,
 };
 
 /// The table with what it takes to read play from it.
@@ -26,6 +27,9 @@ pub struct Player<'a> {
     yahtzees: Vec<usize>,
     /// Per keep, its number among the rolls (for keeps of five dice).
     roll_numbers: Vec<u16>,
+    /// Per roll number and keep, the keep's place among the roll's keeps (see
+    /// [`Decisions::keep`]); `u8::MAX` for a keep the roll does not hold.
+    place_in_roll: Vec<u8>,
 }
 
 /// The values within the turns of up to [`LANES`] positions.
@@ -98,6 +102,13 @@ impl<'a> Player<'a> {
         for (n, &r) in plan.dice.rolls.iter().enumerate() {
             roll_numbers[r] = n as u16;
         }
+        let keeps = plan.dice.keeps.len();
+        let mut place_in_roll = vec![u8::MAX; plan.dice.rolls.len() * keeps];
+        for (n, roll_keeps) in plan.dice.keeps_of_roll.iter().enumerate() {
+            for (place, &k) in roll_keeps.iter().enumerate() {
+                place_in_roll[n * keeps + k] = place as u8;
+            }
+        }
         Player {
             table,
             plan,
@@ -106,6 +117,7 @@ impl<'a> Player<'a> {
             count,
             yahtzees,
             roll_numbers,
+            place_in_roll,
         }
     }
 
@@ -257,8 +269,9 @@ impl<'a> Player<'a> {
         best.expect("a position with an open box")
     }
 
-    /// The decisions of the first `count` lanes of `turns`, once prepared.
-    pub fn decide(&self, turns: &Turns, count: usize) -> Vec<Decisions> {
+    /// The decisions of the first `count` lanes of `turns`, once prepared. Uses the
+    /// room of `turns` for its work.
+    pub fn decide(&self, turns: &mut Turns, count: usize) -> Vec<Decisions> {
         let mut decisions = vec![
             Decisions {
                 keep: [[0; ROLLS]; 2],
@@ -266,12 +279,16 @@ impl<'a> Player<'a> {
             };
             count
         ];
-        let mut places = vec![[0.0; LANES]; ROLLS];
-        for (values, stage) in [(&turns.one, 0), (&turns.two, 1)] {
-            best_keeps(&self.plan, values, &mut places);
-            for (n, places) in places.iter().enumerate() {
-                for (d, &place) in decisions.iter_mut().zip(places) {
-                    d.keep[stage][n] = place as u8;
+        let keeps = self.plan.dice.keeps.len();
+        for stage in 0..2 {
+            let values = if stage == 0 { &turns.one } else { &turns.two };
+            let work = &mut turns.work;
+            work.mean[..keeps].copy_from_slice(values);
+            best_keeps(&self.plan, &mut work.mean, &mut work.square);
+            for (n, &r) in self.plan.rolls.iter().enumerate() {
+                let places = &self.place_in_roll[n * keeps..(n + 1) * keeps];
+                for (d, &k) in decisions.iter_mut().zip(&work.square[usize::from(r)]) {
+                    d.keep[stage][n] = places[k as usize];
                 }
             }
         }
@@ -343,28 +360,15 @@ fn last_roll_values(
     }
 }
 
-/// For each roll, per lane, the place of its best keep in the roll's keeps (the first of
-/// the best), by the keeps' `values`: [`Player::best_keep`] for all lanes at once.
-/// Plain loops and choices on the bits (see [`pick`]): a closure or an iterator
-/// adapter would be compiled apart, without the vector units of this function.
+/// [`best_which`] compiled for the vector units this processor has: for each roll, per
+/// lane, its best keep (the first of the best, as [`Player::best_keep`] chooses), as a
+/// number in `which`. Plain loops and choices on the bits (see [`super::turn::pick`]): a closure or
+/// an iterator adapter would be compiled apart, without the vector units of this
+/// function. Through the keeps with one die fewer, this looks at a third of the
+/// candidates that each roll's own keeps are.
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-fn best_keeps(plan: &Plan, values: &[Lane], places: &mut [Lane]) {
-    for (keeps, place) in plan.dice.keeps_of_roll.iter().zip(places.iter_mut()) {
-        let mut best = [f64::NEG_INFINITY; LANES];
-        // Places as numbers, so that a place follows its value lane by lane.
-        *place = [0.0; LANES];
-        for i in 0..keeps.len() {
-            let v = values[keeps[i]];
-            let mut better = [0; LANES];
-            for l in 0..LANES {
-                better[l] = greater(v[l], best[l]);
-            }
-            for l in 0..LANES {
-                best[l] = pick(better[l], v[l], best[l]);
-                place[l] = pick(better[l], i as f64, place[l]);
-            }
-        }
-    }
+fn best_keeps(plan: &Plan, values: &mut [Lane; KEEP_ROOM], which: &mut [Lane; KEEP_ROOM]) {
+    best_which(plan, values, which);
 }
 
 /// From the last roll (already scored) back to the first: the keeps' values with one and two rolls to

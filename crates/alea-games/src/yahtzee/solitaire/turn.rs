@@ -146,6 +146,12 @@ pub(crate) fn greater(a: f64, b: f64) -> u64 {
     0u64.wrapping_sub(u64::from(a > b))
 }
 
+/// All ones where `a == b`, else all zeros.
+#[inline(always)]
+pub(crate) fn equal(a: f64, b: f64) -> u64 {
+    0u64.wrapping_sub(u64::from(a == b))
+}
+
 /// `a` where `mask` is all ones, else `b`. Written on the bits, so that the compiler
 /// turns a row of lanes into whole-vector masked moves: a plain `if` over a row of lanes
 /// was split into vectors of 8, 4, 2 and single lanes with a branch.
@@ -289,6 +295,52 @@ fn choose<const SQUARE: bool>(first: (Lane, Lane), second: (Lane, Lane)) -> (Lan
         }
     }
     out
+}
+
+/// For each keep, per lane, the best keep within it by `values`, the keeps' own values
+/// (overwritten with the best's), and which keep that is, in `which` (its index as a
+/// number). As [`best`] does, smallest first, from the keeps with one die fewer; ties go
+/// to the smaller index, so that the choice is the same whatever the order of the work,
+/// and is the first of the best in [`Dice::keeps_of_roll`], which lists each roll's
+/// keeps by index.
+#[inline(always)]
+pub fn best_which(plan: &Plan, values: &mut [Lane; KEEP_ROOM], which: &mut [Lane; KEEP_ROOM]) {
+    for (k, w) in which.iter_mut().enumerate().take(plan.dice.keeps.len()) {
+        *w = [k as f64; LANES];
+    }
+    for (n, keeps) in &plan.best {
+        match n {
+            1 => which_run::<1>(keeps, values, which),
+            2 => which_run::<2>(keeps, values, which),
+            3 => which_run::<3>(keeps, values, which),
+            4 => which_run::<4>(keeps, values, which),
+            _ => which_run::<5>(keeps, values, which),
+        }
+    }
+}
+
+/// [`best_which`] for a run of keeps with `N` keeps of one die fewer each.
+#[inline(always)]
+fn which_run<const N: usize>(
+    keeps: &[Fewer],
+    values: &mut [Lane; KEEP_ROOM],
+    which: &mut [Lane; KEEP_ROOM],
+) {
+    for (k, fewer) in keeps {
+        let k = keep(*k);
+        let (mut value, mut index) = (values[k], which[k]);
+        for &f in &fewer[..N] {
+            let (v, i) = (values[keep(f)], which[keep(f)]);
+            for l in 0..LANES {
+                let better =
+                    greater(v[l], value[l]) | (equal(v[l], value[l]) & greater(index[l], i[l]));
+                value[l] = pick(better, v[l], value[l]);
+                index[l] = pick(better, i[l], index[l]);
+            }
+        }
+        values[k] = value;
+        which[k] = index;
+    }
 }
 
 /// The expected value over the first roll of the turn, from the rolls' slots.
@@ -481,8 +533,43 @@ pub fn turn<const FMA: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::sixth;
+    use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_best_keep_within_a_roll_is_the_first_of_the_best_among_its_keeps() {
+        // Values from a few numbers only, so that ties are everywhere.
+        let plan = Plan::new();
+        let n = plan.dice.keeps.len();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..20 {
+            let mut values = vec![[0.0; LANES]; KEEP_ROOM].into_boxed_slice();
+            for v in values.iter_mut().take(n) {
+                for value in v.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *value = (x % (2 + round % 4)) as f64;
+                }
+            }
+            let own: Vec<Lane> = values[..n].to_vec();
+            let mut values: Box<[Lane; KEEP_ROOM]> = values.try_into().unwrap();
+            let mut which = Box::new([[0.0; LANES]; KEEP_ROOM]);
+            best_which(&plan, &mut values, &mut which);
+            for (r, keeps) in plan.dice.rolls.iter().zip(&plan.dice.keeps_of_roll) {
+                for l in 0..LANES {
+                    let mut first = (f64::NEG_INFINITY, usize::MAX);
+                    for &k in keeps {
+                        if own[k][l] > first.0 {
+                            first = (own[k][l], k);
+                        }
+                    }
+                    assert_eq!(which[*r][l] as usize, first.1);
+                    assert_eq!(values[*r][l], first.0);
+                }
+            }
+        }
+    }
 
     proptest! {
         #[test]

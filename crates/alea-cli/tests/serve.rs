@@ -253,16 +253,17 @@ fn bad_requests_get_the_command_lines_message_and_status() {
 
 #[test]
 fn slow_work_is_stopped_at_the_timeout_and_others_are_told_it_is_busy() {
-    // Ten million games take well over the 8 s allowed (a million take about one).
+    // A hundred million games take well over the 8 s allowed (a million take about
+    // one), and the 8 s over the 5 s that the next request waits for its turn.
     let server = Server::start(&[
         "--timeout",
         "8",
         "--workers",
         "1",
         "--max-games",
-        "10000000",
+        "100000000",
     ]);
-    let slow = r#"{"games": 10000000, "seed": 1}"#;
+    let slow = r#"{"games": 100000000, "seed": 1}"#;
     std::thread::scope(|scope| {
         let first = scope.spawn(|| {
             let began = Instant::now();

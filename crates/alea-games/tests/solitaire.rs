@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use alea_core::{solve as solve_model, Exact, Expansion, Limits, Model, Pick, Value};
 use alea_games::yahtzee::solitaire::{
-    advise, parse_dice, simulate, simulate_from, simulate_with, solve, Book, Card, Choice, Dice,
-    Player, Position, Rules, Start, Table, BOXES,
+    advise, game_dice, parse_dice, simulate, simulate_from, simulate_with, solve, Book, Card,
+    Choice, Dice, Player, Position, Rules, Start, Table, BOXES,
 };
 
 /// Each rule set solved once for all the tests of this file.
@@ -206,10 +206,9 @@ fn simulation_agrees_with_the_exact_mean() {
 /// Game `game` of seed `seed` played alone, by asking the player at every roll: the
 /// simulation's decisions are kept in a book and read back, so this checks the book.
 fn one_game(player: &Player, start: &Start, seed: u64, game: u64) -> u32 {
-    use rand::{Rng, SeedableRng};
+    use rand::Rng;
     let dice = &player.plan.dice;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(game);
+    let mut rng = game_dice(seed, game);
     // A throw of n dice: one draw below 6^n, its digits in base six.
     let mut complete = |mut keep: usize| {
         let n = 5 - dice.size(keep);

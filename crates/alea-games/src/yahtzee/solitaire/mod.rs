@@ -19,5 +19,5 @@ pub use distribution::{
 pub use file::{file_len, starts_like_a_table, TableError};
 pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
-pub use simulate::{simulate, simulate_from, simulate_with, Book, Scores, Start};
+pub use simulate::{game_dice, simulate, simulate_from, simulate_with, Book, Scores, Start};
 pub use solve::{solve, solve_with_progress, Moments, Position, Table};

@@ -269,16 +269,9 @@ impl<'a> Player<'a> {
         best.expect("a position with an open box")
     }
 
-    /// The decisions of the first `count` lanes of `turns`, once prepared. Uses the
-    /// room of `turns` for its work.
-    pub fn decide(&self, turns: &mut Turns, count: usize) -> Vec<Decisions> {
-        let mut decisions = vec![
-            Decisions {
-                keep: [[0; ROLLS]; 2],
-                last_box: [(0, 0); ROLLS],
-            };
-            count
-        ];
+    /// The decisions of the first `decisions.len()` lanes of `turns`, once prepared.
+    /// Uses the room of `turns` for its work.
+    pub fn decide(&self, turns: &mut Turns, decisions: &mut [Decisions]) {
         let keeps = self.plan.dice.keeps.len();
         for stage in 0..2 {
             let values = if stage == 0 { &turns.one } else { &turns.two };
@@ -295,7 +288,6 @@ impl<'a> Player<'a> {
         for (d, last_box) in decisions.iter_mut().zip(&turns.last_box) {
             d.last_box.copy_from_slice(last_box);
         }
-        decisions
     }
 
     /// The number among the rolls of a keep of five dice.

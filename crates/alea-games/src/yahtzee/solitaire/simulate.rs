@@ -265,6 +265,19 @@ pub fn simulate_with(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Scores {
+    simulate_in_blocks(player, book, start, games, seed, BLOCK, progress)
+}
+
+/// [`simulate_with`] in blocks of `block` games.
+fn simulate_in_blocks(
+    player: &Player,
+    book: &mut Book,
+    start: &Start,
+    games: u64,
+    seed: u64,
+    block: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Scores {
     if let Some((dice, _)) = start.roll {
         let count: u32 = dice.iter().map(|&n| u32::from(n)).sum();
         assert_eq!(count, 5, "a roll of five dice");
@@ -274,8 +287,8 @@ pub fn simulate_with(
     let mut scores = Scores::default();
     let mut first = 0;
     while first < games {
-        let n = (games - first).min(BLOCK);
-        let mut block: Vec<Game> = (first..first + n)
+        let n = (games - first).min(block);
+        let mut playing: Vec<Game> = (first..first + n)
             .into_par_iter()
             .map(|g| Game {
                 rng: game_dice(seed, g),
@@ -291,7 +304,7 @@ pub fn simulate_with(
             book.add(player, &new);
             let roll = start.roll.filter(|_| turn == 0);
             let book = &*book;
-            let reached: Vec<Vec<Position>> = block
+            let reached: Vec<Vec<Position>> = playing
                 .par_chunks_mut(CHUNK)
                 .map(|games| {
                     let mut new = Vec::new();
@@ -303,7 +316,7 @@ pub fn simulate_with(
                 .collect();
             new = reached.concat();
         }
-        for g in &block {
+        for g in &playing {
             scores.add(g.score);
         }
         progress(n);
@@ -443,6 +456,33 @@ fn play(
         if let Some(next) = next {
             g.at = next;
             book.claim(next, new);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yahtzee::solitaire::{solve, Rules};
+
+    #[test]
+    fn the_games_do_not_depend_on_the_blocks() {
+        let table = solve(Rules::FreeJoker);
+        let player = Player::new(&table);
+        let start = Start::game();
+        let play = |book: &mut Book, block| {
+            simulate_in_blocks(&player, book, &start, 3000, 11, block, &|_| {})
+        };
+        let whole = play(&mut Book::new(), BLOCK);
+        assert_eq!(whole.games(), 3000);
+        let mut shared = Book::new();
+        for block in [1000, 7, 1] {
+            assert_eq!(play(&mut Book::new(), block), whole, "blocks of {block}");
+            assert_eq!(
+                play(&mut shared, block),
+                whole,
+                "blocks of {block}, a book kept"
+            );
         }
     }
 }

@@ -200,6 +200,7 @@ fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Su
         let block = later.block(next_filled);
         for n in 0..outcomes(b) {
             let slot = b * 6 + n;
+            let (mean, variance) = (&mut next.mean[slot], &mut next.variance[slot]);
             for l in 0..LANES {
                 let (u, bonus) = if b < UPPER {
                     upper_after(upper[l], b, n)
@@ -212,9 +213,15 @@ fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Su
                     let yahtzee_50 = flag[l] || (b == YAHTZEE && n == 1);
                     block[usize::from(yahtzee_50) << 6 | usize::from(u)]
                 };
-                let m = with_bonus(bonus, future);
-                next.mean[slot][l] = m.mean;
-                next.variance[slot][l] = m.square - m.mean * m.mean;
+                // Without a bonus, the moments are the future's own (adding zeros
+                // changes no bits, no value being -0).
+                let m = if bonus == 0 {
+                    future
+                } else {
+                    with_bonus(bonus, future)
+                };
+                mean[l] = m.mean;
+                variance[l] = m.square - m.mean * m.mean;
             }
         }
     }

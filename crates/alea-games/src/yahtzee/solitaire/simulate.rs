@@ -15,7 +15,7 @@
 //! rolls up. The book is a function of the table alone, so the games are the same die
 //! for die whatever the blocks, the threads or the order of work.
 
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -24,6 +24,7 @@ use alea_core::Estimate;
 
 use super::dice::Counts;
 use super::play::{Decisions, Player, ROLLS};
+use super::rules::Rules;
 use super::solve::{slot, successor, Position, TABLE_LEN};
 use super::turn::LANES;
 
@@ -136,17 +137,16 @@ impl Start {
     }
 }
 
-/// The best play of every turn-start position met so far.
+/// The best play of every turn-start position met so far, under one set of rules.
 pub struct Book {
     /// Per position (by [`Position::index`]), its number in the book, or `NONE`, or
     /// `PENDING` from when a game reaches it first until it is worked out. Atomic, so
     /// that the games of every thread mark the new positions they reach as they play.
     place: Vec<AtomicU32>,
-    /// The decisions, [`LANES`] positions to an entry, as they are worked out together:
-    /// each entry is written in place by the thread that works it out.
-    decisions: Vec<[Decisions; LANES]>,
-    /// Positions kept.
-    positions: usize,
+    /// The decisions, by number: each written in place by the thread that works it out.
+    decisions: Vec<Decisions>,
+    /// The rules of the table the decisions come from, once there are any.
+    rules: Option<Rules>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -160,17 +160,17 @@ impl Book {
         Book {
             place: (0..TABLE_LEN).map(|_| AtomicU32::new(NONE)).collect(),
             decisions: Vec::new(),
-            positions: 0,
+            rules: None,
         }
     }
 
     /// The positions kept.
     pub fn len(&self) -> usize {
-        self.positions
+        self.decisions.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.positions == 0
+        self.decisions.is_empty()
     }
 
     /// The number in the book of a position, once kept.
@@ -180,8 +180,7 @@ impl Book {
 
     /// The decisions kept as number `d`.
     fn decisions(&self, d: u32) -> &Decisions {
-        let d = d as usize;
-        &self.decisions[d / LANES][d % LANES]
+        &self.decisions[d as usize]
     }
 
     /// Adds `at` to `new` if no game has reached it before: each position once, by the
@@ -200,30 +199,32 @@ impl Book {
     /// Works out the positions `new` (claimed, not yet kept), in parallel.
     fn add(&mut self, player: &Player, new: &[Position]) {
         if self.decisions.capacity() == 0 {
-            // Room for every reachable position at once, and for the entries left
-            // part empty: memory the book never fills is only reserved, and growing
-            // never copies what is there.
-            self.decisions
-                .reserve_exact(REACHABLE.div_ceil(LANES) + (1 << 12));
+            // Room for every reachable position at once: memory the book never fills is
+            // only reserved, and growing never copies what is there.
+            self.decisions.reserve_exact(REACHABLE);
         }
         let first = self.decisions.len();
         let empty = Decisions {
             keep: [[0; ROLLS]; 2],
             last_box: [(0, 0); ROLLS],
         };
-        self.decisions.par_extend(new.par_chunks(LANES).map_init(
-            || player.turns(),
-            |turns, chunk| {
-                player.prepare(turns, chunk);
-                let mut decided = std::array::from_fn(|_| empty.clone());
-                player.decide(turns, &mut decided[..chunk.len()]);
-                decided
-            },
-        ));
+        // Room made in parallel (its pages first touched by both threads), then each
+        // group of positions written in its place.
+        self.decisions
+            .par_extend(rayon::iter::repeat_n(empty, new.len()));
+        self.decisions[first..]
+            .par_chunks_mut(LANES)
+            .zip(new.par_chunks(LANES))
+            .for_each_init(
+                || player.turns(),
+                |turns, (decided, chunk)| {
+                    player.prepare(turns, chunk);
+                    player.decide(turns, decided);
+                },
+            );
         for (i, p) in new.iter().enumerate() {
-            self.place[p.index()].store((first * LANES + i) as u32, Ordering::Relaxed);
+            *self.place[p.index()].get_mut() = (first + i) as u32;
         }
-        self.positions += new.len();
     }
 }
 
@@ -278,10 +279,17 @@ fn simulate_in_blocks(
     block: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Scores {
-    if let Some((dice, _)) = start.roll {
+    if let Some((dice, rolls_left)) = start.roll {
         let count: u32 = dice.iter().map(|&n| u32::from(n)).sum();
         assert_eq!(count, 5, "a roll of five dice");
+        assert!(rolls_left <= 2, "at most two rolls left after a roll");
     }
+    let rules = player.table.rules;
+    assert!(
+        book.rules.is_none_or(|r| r == rules),
+        "a book kept for other rules"
+    );
+    book.rules = Some(rules);
     let open = TURNS - start.position.filled.count_ones() as usize;
     let roller = Roller::new(player);
     let mut scores = Scores::default();
@@ -291,7 +299,7 @@ fn simulate_in_blocks(
         let mut playing: Vec<Game> = (first..first + n)
             .into_par_iter()
             .map(|g| Game {
-                rng: game_dice(seed, g),
+                rng: dice_of(seed, g),
                 at: start.position,
                 score: start.points,
             })
@@ -304,12 +312,16 @@ fn simulate_in_blocks(
             book.add(player, &new);
             let roll = start.roll.filter(|_| turn == 0);
             let book = &*book;
+            let last = turn + 1 == open;
             let reached: Vec<Vec<Position>> = playing
                 .par_chunks_mut(CHUNK)
                 .map(|games| {
                     let mut new = Vec::new();
                     for group in games.chunks_mut(GROUP) {
                         play(player, &roller, book, group, roll, &mut new);
+                    }
+                    if last {
+                        progress(games.len() as u64);
                     }
                     new
                 })
@@ -319,24 +331,45 @@ fn simulate_in_blocks(
         for g in &playing {
             scores.add(g.score);
         }
-        progress(n);
+        if open == 0 {
+            progress(n);
+        }
         first += n;
     }
     scores
 }
 
-/// The dice of game `game` of a simulation seeded `seed`: xoshiro256++ (32 bytes, a
-/// tenth of a ChaCha generator with its buffer, and a third faster to play with), its
-/// state drawn by SplitMix64 (as [`SeedableRng::seed_from_u64`] does) from the game's
-/// number mixed with the seed's own SplitMix64 output, so that neighbouring games and
-/// neighbouring seeds start far apart.
-pub fn game_dice(seed: u64, game: u64) -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(split_mix(seed) ^ game)
+/// The dice of game `game` of a simulation seeded `seed`, as the simulation rolls them.
+pub fn game_dice(seed: u64, game: u64) -> impl RngCore {
+    dice_of(seed, game)
 }
 
-/// The output function of SplitMix64 at `x`.
+/// [`game_dice`]: xoshiro256++ (32 bytes, a tenth of a ChaCha generator with its buffer,
+/// and a third faster to play with), its four words drawn by SplitMix64 from the game's
+/// number mixed with the seed's own SplitMix64 output, so that neighbouring games and
+/// neighbouring seeds start far apart (the words of two games of a seed could only meet
+/// if their numbers differed by a multiple of SplitMix64's step, some 2^62). The words
+/// are worked out here, not by a crate's seeding, so that the games stay the same.
+fn dice_of(seed: u64, game: u64) -> Xoshiro256PlusPlus {
+    let mut x = split_mix(seed) ^ game;
+    let mut bytes = [0u8; 32];
+    for word in bytes.chunks_exact_mut(8) {
+        x = x.wrapping_add(SPLIT_MIX_STEP);
+        word.copy_from_slice(&split_mix_output(x).to_le_bytes());
+    }
+    Xoshiro256PlusPlus::from_seed(bytes)
+}
+
+/// The increment of SplitMix64's state.
+const SPLIT_MIX_STEP: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's first output from state `x`.
 fn split_mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    split_mix_output(x.wrapping_add(SPLIT_MIX_STEP))
+}
+
+/// SplitMix64's output function of its state `z`.
+fn split_mix_output(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
@@ -464,6 +497,24 @@ fn play(
 mod tests {
     use super::*;
     use crate::yahtzee::solitaire::{solve, Rules};
+
+    #[test]
+    fn a_games_dice_are_xoshiro_seeded_by_split_mix() {
+        // The crate's own seeding from a number runs SplitMix64 too: the same words.
+        for (seed, game) in [(1, 0), (1, 1), (7, 123_456), (u64::MAX, u64::MAX)] {
+            let mut ours = dice_of(seed, game);
+            let mut theirs = Xoshiro256PlusPlus::seed_from_u64(split_mix(seed) ^ game);
+            for _ in 0..8 {
+                assert_eq!(ours.next_u64(), theirs.next_u64());
+            }
+        }
+        // And the games of a seed stay the same from release to release.
+        let mut first = game_dice(1, 0);
+        assert_eq!(first.next_u64(), FIRST_DRAW);
+    }
+
+    /// The first draw of game 0 of seed 1.
+    const FIRST_DRAW: u64 = 8_089_978_747_140_965_633;
 
     #[test]
     fn the_games_do_not_depend_on_the_blocks() {

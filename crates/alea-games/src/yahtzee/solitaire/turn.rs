@@ -20,9 +20,13 @@
 //!   bonus of the Yahtzee rolls differs between them, added per lane;
 //! - a division by six is a product and one fused correction ([`sixth`]), with the
 //!   same bits;
-//! - each keep's keeps with one die fewer are padded to five and the keeps of a size
-//!   are sorted by their number, so the inner loops are unrolled and their branches
-//!   predictable.
+//! - each keep's keeps with one die fewer are padded to five, and the keeps, in order of
+//!   size, are grouped into runs with the same number of them, so the inner loops are
+//!   unrolled and free of branches;
+//! - a choice among many is made in two halves, the second taken only where it is
+//!   strictly greater: the same choice as one run in order (the first of the best), in
+//!   half the chain of dependent steps (a test holds it to one run);
+//! - indices are masked to the power-of-two room of the work instead of bounds-checked.
 //!
 //! Every step is the same arithmetic, in the same order, as a plain loop lane by lane,
 //! so the plain, AVX2 and AVX-512 builds give the same bits (a test), whatever the
@@ -74,7 +78,8 @@ pub struct Plan {
     average: Vec<(u16, [u16; 6])>,
     /// Keeps of one die or more, smallest first, each with its distinct keeps of one
     /// die fewer (one per face it holds, the last repeated to fill five). Within a size
-    /// the keeps are grouped by how many there are: each run is that number and its
+    /// the keeps are sorted by how many there are, and grouped into runs of the same
+    /// number (a run may go on into the next size): each run is that number and its
     /// keeps, so that the inner loop of a run is unrolled and has no branch.
     best: Vec<(u8, Vec<Fewer>)>,
     /// The keep index of each roll, in the order of `dice.rolls`.
@@ -437,6 +442,7 @@ fn best_choice(
     next: &Successors,
     points: impl Fn(f64, usize) -> f64,
 ) -> (Lane, Lane) {
+    debug_assert!(!choices.is_empty(), "a roll has at least one choice");
     let split = choices.len().div_ceil(2);
     let (firsts, seconds) = choices.split_at(split);
     let mut first = start_choice(next, firsts[0], &points);
@@ -535,6 +541,67 @@ pub fn turn<const FMA: bool>(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A generator of tie-heavy numbers: whole numbers below `n`.
+    fn small(x: &mut u64, n: u64) -> f64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        (*x % n) as f64
+    }
+
+    #[test]
+    fn the_best_in_two_halves_is_the_best_of_one_run_in_order() {
+        let plan = Plan::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..50 {
+            let mut work = Work::new(&plan);
+            for k in 0..plan.dice.keeps.len() {
+                work.mean[k] = std::array::from_fn(|_| small(&mut x, 1 + round % 5));
+                work.square[k] = std::array::from_fn(|_| small(&mut x, 1000));
+            }
+            let mut one_run = work.clone();
+            for (n, keeps) in &plan.best {
+                for (k, fewer) in keeps {
+                    let k = usize::from(*k);
+                    for &f in &fewer[..usize::from(*n)] {
+                        let f = usize::from(f);
+                        for l in 0..LANES {
+                            if one_run.mean[f][l] > one_run.mean[k][l] {
+                                one_run.mean[k][l] = one_run.mean[f][l];
+                                one_run.square[k][l] = one_run.square[f][l];
+                            }
+                        }
+                    }
+                }
+            }
+            best::<true>(&plan, &mut work);
+            assert_eq!(work.mean, one_run.mean);
+            assert_eq!(work.square, one_run.square);
+        }
+        let mut next = Successors::new();
+        for round in 0..300 {
+            for slot in 0..SLOTS {
+                next.mean[slot] = std::array::from_fn(|_| small(&mut x, 1 + round % 4));
+                next.variance[slot] = std::array::from_fn(|_| small(&mut x, 1000));
+            }
+            let choices: Vec<(f64, u16)> = (0..1 + round % 13)
+                .map(|_| (small(&mut x, 3), small(&mut x, SLOTS as u64) as u16))
+                .collect();
+            let extra: Lane = std::array::from_fn(|_| small(&mut x, 2));
+            let (mean, variance) = best_choice(&choices, &next, |p, l| p + extra[l]);
+            for l in 0..LANES {
+                let mut best = (f64::NEG_INFINITY, 0.0);
+                for &(p, slot) in &choices {
+                    let total = p + extra[l] + next.mean[usize::from(slot)][l];
+                    if total > best.0 {
+                        best = (total, next.variance[usize::from(slot)][l]);
+                    }
+                }
+                assert_eq!((mean[l], variance[l]), best, "{choices:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_best_keep_within_a_roll_is_the_first_of_the_best_among_its_keeps() {

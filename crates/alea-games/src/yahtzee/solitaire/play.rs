@@ -354,10 +354,10 @@ fn last_roll_values(
 
 /// [`best_which`] compiled for the vector units this processor has: for each roll, per
 /// lane, its best keep (the first of the best, as [`Player::best_keep`] chooses), as a
-/// number in `which`. Plain loops and choices on the bits (see [`super::turn::pick`]): a closure or
-/// an iterator adapter would be compiled apart, without the vector units of this
-/// function. Through the keeps with one die fewer, this looks at a third of the
-/// candidates that each roll's own keeps are.
+/// number in `which`. Through the keeps with one die fewer, this looks at a third of
+/// the candidates that each roll's own keeps are. Its loops are plain and its choices
+/// on the bits (see [`super::turn::pick`]): a closure or an iterator adapter would be
+/// compiled apart, without the vector units of this function.
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
 fn best_keeps(plan: &Plan, values: &mut [Lane; KEEP_ROOM], which: &mut [Lane; KEEP_ROOM]) {
     best_which(plan, values, which);

@@ -408,13 +408,6 @@ fn yahtzee_flags(filled: u16) -> &'static [bool] {
     }
 }
 
-/// The sets of filled boxes of the positions with `filled_count` boxes filled.
-fn groups(filled_count: usize) -> Vec<u16> {
-    (0..1u16 << BOXES)
-        .filter(|m| m.count_ones() as usize == filled_count)
-        .collect()
-}
-
 /// Every reachable turn-start position, in the order of the table.
 pub fn reachable_positions() -> Vec<Position> {
     let reachable = reachable_upper();
@@ -450,11 +443,8 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
         .enumerate()
         .map(|(mask, &sums)| Uppers::new(mask, sums))
         .collect();
-    let layers: Vec<Vec<u16>> = (0..BOXES).map(groups).collect();
-    let total: usize = layers
-        .iter()
-        .flatten()
-        .map(|&filled| yahtzee_flags(filled).len() * uppers[usize::from(filled) & 63].same_as.len())
+    let total: usize = (0..FULL)
+        .map(|filled| yahtzee_flags(filled).len() * uppers[usize::from(filled) & 63].same_as.len())
         .sum();
     let mut values = vec![Moments::default(); TABLE_LEN];
     let mut positions = 0;
@@ -463,8 +453,7 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
     // blocks of the turn after.
     let mut blocks: Vec<&mut [Moments]> = values.chunks_mut(BLOCK).collect();
     for filled_count in (0..BOXES).rev() {
-        let mut current: Vec<(u16, &mut [Moments])> =
-            Vec::with_capacity(layers[filled_count].len());
+        let mut current: Vec<(u16, &mut [Moments])> = Vec::new();
         let mut later = Later {
             blocks: vec![&[]; blocks.len()],
         };

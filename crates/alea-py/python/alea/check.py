@@ -1,0 +1,1 @@
+"""Model checking of PRISM-language models: placeholder."""

@@ -1,0 +1,1 @@
+"""dice: placeholder, filled in by its binding."""

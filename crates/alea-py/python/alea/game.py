@@ -1,0 +1,1 @@
+"""Games written in Python, solved by the engine: placeholder."""

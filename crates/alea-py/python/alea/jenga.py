@@ -1,0 +1,1 @@
+"""jenga: placeholder, filled in by its binding."""

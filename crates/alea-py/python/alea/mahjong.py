@@ -1,0 +1,1 @@
+"""mahjong: placeholder, filled in by its binding."""

@@ -1,0 +1,1 @@
+"""patience: placeholder, filled in by its binding."""

@@ -1,0 +1,1 @@
+"""pig: placeholder, filled in by its binding."""

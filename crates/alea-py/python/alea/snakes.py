@@ -1,0 +1,1 @@
+"""snakes: placeholder, filled in by its binding."""

@@ -1,0 +1,1 @@
+"""yahtzee: placeholder, filled in by its binding."""

@@ -1,0 +1,7 @@
+//! Placeholder: filled in by the jenga binding.
+
+use pyo3::prelude::*;
+
+pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}

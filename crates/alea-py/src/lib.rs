@@ -11,6 +11,7 @@
 use pyo3::prelude::*;
 
 mod check;
+mod convert;
 mod dice;
 mod errors;
 mod game;

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ._alea import __version__
 from . import dice, jenga, mahjong, patience, pig, snakes, yahtzee
 from .errors import AleaError, InputError, LimitError, ModelError
+from .game import Game, Option, Solution, solve
 
 __all__ = [
     "__version__",
@@ -30,4 +31,8 @@ __all__ = [
     "InputError",
     "LimitError",
     "ModelError",
+    "Game",
+    "Option",
+    "Solution",
+    "solve",
 ]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
+import subprocess
+import sys
+
 import alea
 
 
@@ -22,8 +26,39 @@ def test_limit_error_names_its_limit() -> None:
     assert isinstance(e, RuntimeError) and isinstance(e, alea.AleaError)
 
 
-def test_every_public_name_is_documented() -> None:
+def public_names():
+    """Every public name of the package and of its public modules, with its owner."""
     for name in alea.__all__:
         if name.startswith("__"):
             continue
-        assert getattr(alea, name).__doc__, name
+        value = getattr(alea, name)
+        yield f"alea.{name}", value
+        if inspect.ismodule(value):
+            assert value.__doc__, f"alea.{name}"
+            for inner in value.__all__:
+                yield f"alea.{name}.{inner}", getattr(value, inner)
+
+
+def test_every_public_name_is_documented() -> None:
+    undocumented = []
+    for name, value in public_names():
+        if not (inspect.isclass(value) or inspect.isfunction(value) or inspect.ismodule(value)):
+            continue  # constants and type aliases
+        if not inspect.getdoc(value):
+            undocumented.append(name)
+        if inspect.isclass(value):
+            for member, attr in vars(value).items():
+                if member.startswith("_") or not (inspect.isfunction(attr) or isinstance(attr, property)):
+                    continue
+                if not inspect.getdoc(attr):
+                    undocumented.append(f"{name}.{member}")
+    assert not undocumented, undocumented
+
+
+def test_importing_alea_needs_no_numpy() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, alea; sys.exit('numpy' in sys.modules)"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr

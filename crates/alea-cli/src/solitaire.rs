@@ -2,8 +2,7 @@
 //! solved for the largest expected score, advice for any position, optimal games with
 //! seeded dice, and the distribution of the final score.
 
-use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -12,9 +11,9 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 
 use alea_games::yahtzee::solitaire::{
-    advise, distribution, exact_score, exact_scores, file_len, parse_dice, parse_targets,
-    simulate_from, solve_with_progress, starts_like_a_table, Advice, Bin, Card, Choice, Dice,
-    Distribution, ExactScore, Player, Rules, Start, Table, TableError, BOXES, EXACT_MAX_OPEN,
+    self, advise, distribution, exact_score, exact_scores, parse_dice, parse_targets,
+    simulate_from, solve_with_progress, Advice, Bin, Card, Choice, Dice, Distribution, ExactScore,
+    Player, Rules, Start, Table, BOXES, EXACT_MAX_OPEN,
 };
 
 use crate::failure::Failure;
@@ -274,23 +273,7 @@ fn load(path: &Path, rules: Option<RulesArg>) -> Result<Table, Failure> {
 /// Reads a saved table, refusing a foreign or wrongly sized file before reading it
 /// all.
 fn read_table(path: &Path) -> Result<Table, String> {
-    let cannot = |e: std::io::Error| format!("cannot read: {e}");
-    let mut file = File::open(path).map_err(cannot)?;
-    let mut mark = Vec::new();
-    (&mut file).take(8).read_to_end(&mut mark).map_err(cannot)?;
-    if !starts_like_a_table(&mark) {
-        return Err(TableError::Foreign.to_string());
-    }
-    let len = file.metadata().map_err(cannot)?.len();
-    if len != file_len() as u64 {
-        return Err(
-            TableError::Damaged(format!("{len} bytes; a table is {} bytes", file_len()))
-                .to_string(),
-        );
-    }
-    let mut bytes = mark;
-    file.read_to_end(&mut bytes).map_err(cannot)?;
-    Table::from_bytes(&bytes).map_err(|e| e.to_string())
+    solitaire::read_table(path).map_err(|e| e.to_string())
 }
 
 /// The folder a file goes in: its parent, or the current folder for a bare name.

@@ -14,6 +14,10 @@
 //!
 //! Anything that does not match, to the last bit, is refused.
 
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
 use super::rules::Rules;
 use super::solve::{reachable_positions, Moments, Table, TABLE_LEN};
 
@@ -56,6 +60,35 @@ pub fn file_len() -> usize {
 /// all).
 pub fn starts_like_a_table(first: &[u8]) -> bool {
     first.starts_with(MARK)
+}
+
+/// Why a table file cannot be read: the file itself, or what it holds.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// Reads the table saved in the file at `path`, refusing a foreign or wrongly sized
+/// file before reading it all.
+pub fn read_table(path: &Path) -> Result<Table, ReadError> {
+    let mut file = File::open(path)?;
+    let mut mark = Vec::new();
+    (&mut file).take(8).read_to_end(&mut mark)?;
+    if !starts_like_a_table(&mark) {
+        return Err(TableError::Foreign.into());
+    }
+    let len = file.metadata()?.len();
+    if len != file_len() as u64 {
+        return Err(
+            TableError::Damaged(format!("{len} bytes; a table is {} bytes", file_len())).into(),
+        );
+    }
+    let mut bytes = mark;
+    file.read_to_end(&mut bytes)?;
+    Ok(Table::from_bytes(&bytes)?)
 }
 
 impl Table {

@@ -16,7 +16,7 @@ pub use dice::Dice;
 pub use distribution::{
     exact_score, exact_scores, parse_targets, wilson, Bin, Distribution, ExactScore, EXACT_MAX_OPEN,
 };
-pub use file::{file_len, starts_like_a_table, TableError};
+pub use file::{file_len, read_table, starts_like_a_table, ReadError, TableError};
 pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
 pub use simulate::{game_dice, simulate, simulate_from, simulate_with, Book, Scores, Start};

@@ -63,7 +63,6 @@ def snakes_analyse(
 ) -> dict[str, object]: ...
 # --- yahtzee (alea.yahtzee) -------------------------------------------------------
 
-from typing import Any
 
 YAHTZEE_CATEGORIES: list[str]
 YAHTZEE_BOXES: list[str]

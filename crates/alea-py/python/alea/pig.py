@@ -212,6 +212,7 @@ class Pig:
 
     @property
     def goal(self) -> int:
+        """The score that wins."""
         return self._native.goal
 
     @property
@@ -221,10 +222,12 @@ class Pig:
 
     @property
     def piglet(self) -> bool:
+        """Whether a coin is flipped instead of a die thrown (Piglet)."""
         return self._native.faces is None
 
     @property
     def exact(self) -> bool:
+        """Whether the values are exact fractions."""
         return self._native.exact
 
     def __repr__(self) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ._alea import __version__
 from . import dice, jenga, mahjong, patience, pig, snakes, yahtzee
+from .check import ChoiceValue, ModelSize, PropertyResult, StateValue, check
 from .errors import AleaError, InputError, LimitError, ModelError
 
 __all__ = [
@@ -26,6 +27,11 @@ __all__ = [
     "pig",
     "snakes",
     "yahtzee",
+    "check",
+    "ChoiceValue",
+    "ModelSize",
+    "PropertyResult",
+    "StateValue",
     "AleaError",
     "InputError",
     "LimitError",

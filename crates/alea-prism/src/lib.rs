@@ -2,7 +2,8 @@
 //! processes, and the properties asked of them. The text is read into a syntax tree
 //! (`lexer`, `parser`), resolved against its constants into a typed program (`resolve`,
 //! `program`), explored into the engine's explicit sparse form (`explore`), and the
-//! properties answered on that form (`check`).
+//! properties answered on that form (`check`). A whole check from the texts to the
+//! answers, as the command line and the Python package run it, is a `session`.
 
 pub mod ast;
 pub mod check;
@@ -13,5 +14,6 @@ pub mod lexer;
 pub mod parser;
 pub mod program;
 pub mod resolve;
+pub mod session;
 
 pub use error::{Error, Span};

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ._alea import __version__
 from . import dice, jenga, mahjong, patience, pig, snakes, yahtzee
+from .check import ChoiceValue, ModelSize, PropertyResult, StateValue, check
 from .errors import AleaError, InputError, LimitError, ModelError
 from .game import Game, Option, Solution, solve
 
@@ -27,6 +28,11 @@ __all__ = [
     "pig",
     "snakes",
     "yahtzee",
+    "check",
+    "ChoiceValue",
+    "ModelSize",
+    "PropertyResult",
+    "StateValue",
     "AleaError",
     "InputError",
     "LimitError",

@@ -58,7 +58,9 @@ def main() -> None:
     print(f"  ({solution.states} states, error at most {solution.error_bound:.1e};")
     print(f"   {solution.explore_seconds:.2f} s in the Python callbacks, "
           f"{solution.solve_seconds:.2f} s in the engine)")
-    position = ("decide", 0, min(41, goal - 1), min(49, goal - 1), min(27, goal - 1))
+    # 41 to 49 with 27 on the turn, or as much of the goal in a shorter game.
+    me, opponent, turn = (41, 49, 27) if goal == 100 else (goal * 2 // 5, goal // 2, goal // 4)
+    position = ("decide", 0, me, opponent, turn)
     if position in solution:
         print(f"At {position[2]} to {position[3]} with {position[4]} on the turn:")
         for option in solution.options(position):

@@ -14,7 +14,8 @@ class AleaError(Exception):
 class InputError(AleaError, ValueError):
     """Bad input: a deal, a tower, a model or a property that cannot be read.
 
-    ``line`` and ``column`` (1-based; columns count bytes) say where, when the input has
+    ``line`` and ``column`` (1-based, as the command line counts them: bytes in the
+    judges' formats, characters in PRISM text) say where, when the input has
     a place; ``source`` names the text (``"<text>"``, a file name, ``"--prop"``).
     """
 

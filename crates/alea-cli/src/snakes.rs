@@ -7,18 +7,16 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use alea_core::{decimal, fraction, Exact, Limits, Value};
+use alea_core::fraction;
 use alea_games::snakes::{
-    check, exact_work, expected_spins, finished_within, parse_board, squares_position, Board,
-    GameError, Overshoot, Rules, SolveError,
+    analyse, parse_board, squares_position, Analysis, AnalysisError, Asked, Board, GameError,
+    Overshoot, Rules, SolveError,
 };
 use alea_games::ParseError;
 
+use crate::dice::option;
 use crate::failure::Failure;
 use crate::input::Input;
-
-/// Decimal places of the answer, as `alea dice` prints.
-const PLACES: u32 = 15;
 
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
@@ -139,44 +137,22 @@ pub fn run(args: &SnakesArgs, out: &mut dyn Write) -> Result<(), Failure> {
         spinner: args.spinner,
         overshoot: args.overshoot.into(),
     };
-    // A board that cannot be played is bad input, reported before any guard.
-    check(&board, &rules).map_err(|e| failure(SolveError::Game(e), &source))?;
-    let work = exact_work(&board, &rules);
-    if args.exact && work > args.max_exact_work {
-        return Err(Failure::limit(format!(
-            "exact arithmetic for this board would take about {work} units of work, above \
-             --max-exact-work {}; raise --max-exact-work to compute it (the work grows with \
-             the cube of the number of squares)",
-            args.max_exact_work
-        )));
-    }
-    if let Some(spins) = args.distribution {
-        check_distribution(args, &board, spins)?;
-    }
-
-    let (expected, text, exact) = if work <= args.max_exact_work {
-        let q = expected_spins::<Exact>(&board, &rules, &Limits::default())
-            .map_err(|e| failure(e, &source))?;
-        (q.to_f64(), decimal(&q, PLACES), Some(q))
-    } else {
-        match expected_spins::<f64>(&board, &rules, &Limits::default()) {
-            Ok(e) if e.is_finite() => (e, format!("{:.*}", PLACES as usize, e), None),
-            // The board can be finished (checked first), so an endless game here means
-            // a probability too small for floating point.
-            Ok(_) | Err(SolveError::Engine(alea_core::Error::NeverEnds(_))) => {
-                return Err(Failure::limit(format!(
-                    "the expected number of spins is beyond the range of floating point, \
-                     and exact arithmetic would take about {work} units of work, above \
-                     --max-exact-work {}; raise --max-exact-work to compute it",
-                    args.max_exact_work
-                )))
-            }
-            Err(e) => return Err(failure(e, &source)),
-        }
+    let asked = Asked {
+        exact: args.exact,
+        distribution: args.distribution,
+        max_exact_work: args.max_exact_work,
+        max_distribution_work: args.max_distribution_work,
+        max_distribution_mib: args.max_distribution_mib,
     };
-    let distribution = args
-        .distribution
-        .map(|spins| finished_within(&board, &rules, spins));
+    let Analysis {
+        expected,
+        text,
+        exact,
+        distribution,
+    } = analyse(&board, &rules, &asked).map_err(|e| match e {
+        AnalysisError::Solve(e) => failure(e, &source),
+        AnalysisError::Limit(e) => Failure::limit(e.message(option)),
+    })?;
 
     if args.json {
         // Beyond the range of f64 the number is null; the decimal text carries it.
@@ -211,32 +187,4 @@ fn failure(e: SolveError, source: &Source) -> Failure {
         SolveError::Engine(e @ alea_core::Error::NeverEnds(_)) => source.error(e.to_string()),
         SolveError::Engine(e) => Failure::from(e),
     }
-}
-
-/// The guards of `--distribution`, before any work starts.
-fn check_distribution(args: &SnakesArgs, board: &Board, spins: usize) -> Result<(), Failure> {
-    let squares = u64::from(board.squares());
-    let steps = (spins as u64)
-        .saturating_mul(squares)
-        .saturating_mul(u64::from(args.spinner));
-    if steps > args.max_distribution_work {
-        return Err(Failure::limit(format!(
-            "--distribution {spins} would take {steps} steps ({spins} spins x {squares} \
-             squares x {} faces), above --max-distribution-work {}; raise it to compute it",
-            args.spinner, args.max_distribution_work
-        )));
-    }
-    // Two tables of the squares' probabilities, the moves, and the answer as JSON text.
-    let bytes = squares
-        .saturating_mul(16 + 16 * u64::from(args.spinner))
-        .saturating_add((spins as u64).saturating_mul(32));
-    let mib = bytes.div_ceil(1 << 20);
-    if mib > args.max_distribution_mib {
-        return Err(Failure::limit(format!(
-            "--distribution {spins} needs about {mib} MiB, above --max-distribution-mib {}; \
-             raise it to compute it",
-            args.max_distribution_mib
-        )));
-    }
-    Ok(())
 }

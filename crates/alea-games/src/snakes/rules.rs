@@ -330,12 +330,20 @@ pub enum Overshoot {
 }
 
 impl Overshoot {
+    /// Every rule, in the order they are listed.
+    pub const ALL: [Overshoot; 3] = [Overshoot::Stay, Overshoot::Bounce, Overshoot::Finish];
+
     pub fn name(self) -> &'static str {
         match self {
             Overshoot::Stay => "stay",
             Overshoot::Bounce => "bounce",
             Overshoot::Finish => "finish",
         }
+    }
+
+    /// The rule [`name`](Overshoot::name) gives `name`, if any.
+    pub fn from_name(name: &str) -> Option<Overshoot> {
+        Overshoot::ALL.into_iter().find(|o| o.name() == name)
     }
 }
 
@@ -495,6 +503,10 @@ mod tests {
         assert_eq!(b.spin(&finish, 7, 5), 10);
         assert_eq!(b.spin(&finish, 7, 3), 10);
         assert_eq!(b.spin(&stay, 7, 3), 10);
+        for o in Overshoot::ALL {
+            assert_eq!(Overshoot::from_name(o.name()), Some(o));
+        }
+        assert_eq!(Overshoot::from_name("wrap"), None);
     }
 
     #[test]

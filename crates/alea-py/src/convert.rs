@@ -14,3 +14,9 @@ pub fn fraction<'py>(py: Python<'py>, q: &Exact) -> PyResult<Bound<'py, PyAny>> 
         .import(py, "fractions", "Fraction")?
         .call1((q.numer().clone(), q.denom().clone()))
 }
+
+/// `q` as its numerator and denominator, which the public modules turn into a
+/// `Fraction` (Python integers of any size, no text in between).
+pub fn pair(q: &Exact) -> (num_bigint::BigInt, num_bigint::BigInt) {
+    (q.numer().clone(), q.denom().clone())
+}

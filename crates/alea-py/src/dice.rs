@@ -2,23 +2,17 @@
 //! or for any dice. The guards are the command line's, named by the keyword arguments
 //! that raise them.
 
-use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use alea_core::Exact;
 use alea_games::dice::{analyse, parse_cases, Asked, Game};
 
+use crate::convert::pair;
 use crate::errors;
 use crate::work::interruptible;
 
 /// The name errors give the text passed in.
 const SOURCE: &str = "<text>";
-
-/// An exact value as the integers of its reduced fraction, for `fractions.Fraction`.
-fn pair(q: &Exact) -> (BigInt, BigInt) {
-    (q.numer().clone(), q.denom().clone())
-}
 
 /// A setting as Python writes it: the keyword argument, `max_work=10` with its value.
 /// `alea.snakes` names its guards the same way.

@@ -1,7 +1,6 @@
 //! `alea.jenga`: Colored Jenga, as `alea jenga` answers it: the least expected game
 //! length, exactly if asked, and every legal move of each colour, best first.
 
-use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -11,16 +10,12 @@ use alea_games::jenga::{
     COLOURS, MAX_LEVELS,
 };
 
+use crate::convert::pair;
 use crate::errors;
 use crate::work::interruptible;
 
 /// The name errors give the text passed in.
 const SOURCE: &str = "<text>";
-
-/// An exact value as the integers of its reduced fraction, for `fractions.Fraction`.
-fn pair(q: &Exact) -> (BigInt, BigInt) {
-    (q.numer().clone(), q.denom().clone())
-}
 
 /// Why a tower could not be solved: a guard (named by its keyword argument, or by none
 /// when no argument raises it) or the engine.
@@ -111,7 +106,7 @@ fn jenga_analyse(
 }
 
 /// An exact value's fraction pair, when the arithmetic is exact.
-type ExactPair = Option<(BigInt, BigInt)>;
+type ExactPair = Option<(num_bigint::BigInt, num_bigint::BigInt)>;
 
 /// One move as plain values: level, slot, place, expected minutes after it (and exact).
 type Move = (usize, &'static str, &'static str, f64, ExactPair);

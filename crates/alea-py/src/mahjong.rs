@@ -3,13 +3,13 @@
 
 use std::sync::OnceLock;
 
-use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use alea_core::{Exact, Value};
+use alea_core::Value;
 use alea_games::mahjong::{parse_hand, Solver};
 
+use crate::convert::pair;
 use crate::errors;
 use crate::work::interruptible;
 
@@ -18,11 +18,6 @@ const SOURCE: &str = "<text>";
 
 /// The hand automaton, built on the first call and kept: it is the same for every hand.
 static SOLVER: OnceLock<Solver> = OnceLock::new();
-
-/// An exact value as the integers of its reduced fraction, for `fractions.Fraction`.
-fn pair(q: &Exact) -> (BigInt, BigInt) {
-    (q.numer().clone(), q.denom().clone())
-}
 
 /// The hand's figures, as `alea mahjong --json` (with `--exact`) gives them.
 #[pyfunction]

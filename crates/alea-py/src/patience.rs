@@ -3,7 +3,6 @@
 //! figures. Each function reads the whole text first (an error names its place), then
 //! solves the deals in parallel off the interpreter.
 
-use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
@@ -14,16 +13,12 @@ use alea_games::patience::{
     random_play_tableaus, stats, Deal, Layout, RandomDeals, BINS,
 };
 
+use crate::convert::pair;
 use crate::errors;
 use crate::work::interruptible;
 
 /// The name errors give the text passed in.
 const SOURCE: &str = "<text>";
-
-/// An exact value as the integers of its reduced fraction, for `fractions.Fraction`.
-fn pair(q: &Exact) -> (BigInt, BigInt) {
-    (q.numer().clone(), q.denom().clone())
-}
 
 fn layout(name: &str) -> PyResult<Layout> {
     match name {

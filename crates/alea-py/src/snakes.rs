@@ -1,28 +1,22 @@
 //! `alea.snakes`: Snakes and Ladders for one player, as `alea snakes --json` answers it:
 //! the expected number of spins, exactly when affordable, and how long games last.
 
-use num_bigint::BigInt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use alea_core::Exact;
 use alea_games::snakes::{
     analyse, parse_board, squares_position, Analysis, AnalysisError, Asked, Board, GameError,
     LimitError, Overshoot, Rules, SolveError,
 };
 
+use crate::convert::pair;
 use crate::dice::keyword;
 use crate::errors;
 use crate::work::interruptible;
 
 /// The name errors give the board text passed in.
 const SOURCE: &str = "<text>";
-
-/// An exact value as the integers of its reduced fraction, for `fractions.Fraction`.
-fn pair(q: &Exact) -> (BigInt, BigInt) {
-    (q.numer().clone(), q.denom().clone())
-}
 
 /// Why no answer: the board (at its number of squares, in a text), the rules given, a
 /// guard, or the engine.

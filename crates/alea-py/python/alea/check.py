@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Union, overload
 
 from . import _alea
+from ._args import fraction
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
@@ -231,20 +232,16 @@ def _numpy() -> Any:
     return numpy
 
 
-def _fraction(pair: tuple[int, int] | None) -> Fraction | None:
-    return None if pair is None else Fraction(*pair)
-
-
 def _choice(action: str, number: tuple, loss: tuple) -> ChoiceValue:
     value, infinite, exact, bound = number
     return ChoiceValue(
         action=action,
         value=value,
         infinite=infinite,
-        exact=_fraction(exact),
+        exact=fraction(exact),
         error_bound=bound,
         loss=loss[0],
-        loss_exact=_fraction(loss[2]),
+        loss_exact=fraction(loss[2]),
     )
 
 
@@ -255,7 +252,7 @@ def _state_value(report: dict) -> StateValue:
         state=report["state"],
         value=value,
         infinite=infinite,
-        exact=_fraction(exact),
+        exact=fraction(exact),
         error_bound=bound,
         choices=tuple(_choice(*c) for c in report["choices"]),
     )
@@ -545,7 +542,7 @@ def check(
                 name=f["name"],
                 value=value,
                 infinite=infinite,
-                exact=_fraction(exact_value),
+                exact=fraction(exact_value),
                 error_bound=bound,
                 holds=f["holds"],
                 states=f["states"],

@@ -19,13 +19,13 @@ argument to raise.
 
 from __future__ import annotations
 
-import operator
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
 from . import _alea
+from ._args import whole
 
 __all__ = ["Expectation", "analyse", "expected_throws"]
 
@@ -54,20 +54,6 @@ class Expectation:
     distribution: tuple[float, ...] | None = None
 
 
-def _whole(value: object, name: str, *, least: int = 0, below: int = 1 << 64) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, not bool")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
-    if n < least:
-        raise ValueError(f"{name} must be at least {least}, not {n}")
-    if n >= below:
-        raise ValueError(f"{name} must be below {below}, not {n}")
-    return n
-
-
 def _guards(
     distribution: int | None,
     max_work: int,
@@ -76,11 +62,11 @@ def _guards(
     max_distribution_mib: int,
 ) -> tuple:
     return (
-        None if distribution is None else _whole(distribution, "distribution"),
-        _whole(max_work, "max_work"),
-        _whole(max_exact_work, "max_exact_work"),
-        _whole(max_distribution_work, "max_distribution_work"),
-        _whole(max_distribution_mib, "max_distribution_mib"),
+        None if distribution is None else whole(distribution, "distribution"),
+        whole(max_work, "max_work"),
+        whole(max_exact_work, "max_exact_work"),
+        whole(max_distribution_work, "max_distribution_work"),
+        whole(max_distribution_mib, "max_distribution_mib"),
     )
 
 
@@ -146,7 +132,7 @@ def expected_throws(
     raises :class:`ValueError`."""
     if isinstance(faces, (str, bytes)):
         raise TypeError("faces must be a sequence of ints")
-    faces = [_whole(k, "a number of faces", below=1 << 32) for k in faces]
+    faces = [whole(k, "a number of faces", below=1 << 32) for k in faces]
     if isinstance(reset, (str, bytes)):
         raise TypeError("reset must be a sequence of throws, like [(1, 1)]")
     resets = []
@@ -155,12 +141,12 @@ def expected_throws(
             raise TypeError(
                 f"a reset throw must be a sequence of faces, like (1, 1), not {throw!r}"
             )
-        resets.append([_whole(f, "a reset face", below=1 << 32) for f in throw])
+        resets.append([whole(f, "a reset face", below=1 << 32) for f in throw])
     return _expectation(
         _alea.dice_expected_throws(
             faces,
             resets,
-            _whole(limit, "limit"),
+            whole(limit, "limit"),
             bool(exact),
             *_guards(
                 distribution, max_work, max_exact_work, max_distribution_work, max_distribution_mib

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import _alea
+from ._args import fraction, text
 
 __all__ = ["Analysis", "Hints", "Move", "analyse", "hints"]
 
@@ -68,14 +69,6 @@ class Hints:
     expected_minutes_exact: Fraction | None = None
 
 
-def _text(text: object) -> bytes:
-    if isinstance(text, str):
-        return text.encode()
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        return bytes(text)
-    raise TypeError(f"the tower must be str or bytes, not {type(text).__name__}")
-
-
 def _max_states(value: object) -> int:
     if isinstance(value, bool):
         raise TypeError("max_states must be an int, not bool")
@@ -88,35 +81,31 @@ def _max_states(value: object) -> int:
     return min(n, (1 << 64) - 1)
 
 
-def _fraction(pair: tuple[int, int] | None) -> Fraction | None:
-    return None if pair is None else Fraction(*pair)
-
-
 def analyse(tower: str | bytes, *, exact: bool = False, max_states: int = MAX_STATES) -> Analysis:
     """The least expected number of minutes from ``tower`` with the best play, as
     ``alea jenga --json``; with ``exact=True`` also as an exact fraction (then the
     limit counts the choice nodes between positions too, about four a position)."""
-    a = _alea.jenga_analyse(_text(tower), bool(exact), _max_states(max_states))
+    a = _alea.jenga_analyse(text(tower, "the tower"), bool(exact), _max_states(max_states))
     return Analysis(
         expected_minutes=a["expected_minutes"],
         states=a["states"],
-        expected_minutes_exact=_fraction(a["expected_minutes_exact"]),
+        expected_minutes_exact=fraction(a["expected_minutes_exact"]),
     )
 
 
 def hints(tower: str | bytes, *, exact: bool = False, max_states: int = MAX_STATES) -> Hints:
     """Every legal move of each colour with the expected minutes left after it, best
     first, as ``alea jenga --hint --json`` (``max_states`` counts the choice nodes too)."""
-    h = _alea.jenga_hints(_text(tower), bool(exact), _max_states(max_states))
+    h = _alea.jenga_hints(text(tower, "the tower"), bool(exact), _max_states(max_states))
     return Hints(
         expected_minutes=h["expected_minutes"],
         states=h["states"],
         colors={
             colour: tuple(
-                Move(level=l, slot=s, place=p, expected=e, expected_exact=_fraction(q))
+                Move(level=l, slot=s, place=p, expected=e, expected_exact=fraction(q))
                 for l, s, p, e, q in moves
             )
             for colour, moves in h["colors"].items()
         },
-        expected_minutes_exact=_fraction(h["expected_minutes_exact"]),
+        expected_minutes_exact=fraction(h["expected_minutes_exact"]),
     )

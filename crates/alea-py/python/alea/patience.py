@@ -19,12 +19,13 @@ its line and column.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
 from . import _alea
+from ._args import fraction, whole
+from ._args import text as as_bytes
 
 __all__ = [
     "Analysis",
@@ -119,33 +120,6 @@ class Stats:
     histogram: tuple[Bin, ...]
 
 
-def _text(text: Deals) -> bytes:
-    if isinstance(text, str):
-        return text.encode()
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        return bytes(text)
-    raise TypeError(f"the deals must be str or bytes, not {type(text).__name__}")
-
-
-def _fraction(pair: tuple[int, int] | None) -> Fraction | None:
-    return None if pair is None else Fraction(*pair)
-
-
-def _count(value: object, name: str) -> int:
-    """A count or seed argument: a non-negative int."""
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, not bool")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
-    if n < 0:
-        raise ValueError(f"{name} must be at least 0, not {n}")
-    if n >= 1 << 64:
-        raise ValueError(f"{name} must be below 2**64, not {n}")
-    return n
-
-
 def _layout(layout: object) -> str:
     if not isinstance(layout, str):
         raise TypeError(f"layout must be a str, not {type(layout).__name__}")
@@ -158,7 +132,7 @@ def random_play(
     """The random player's win probability for each deal (a random player picks each
     move uniformly among the legal ones): the judge's question, as ``alea patience``
     prints it. Floats, or :class:`~fractions.Fraction` with ``exact=True``."""
-    solved = _alea.patience_random_play(_text(text), bool(exact), _layout(layout))
+    solved = _alea.patience_random_play(as_bytes(text, "the deals"), bool(exact), _layout(layout))
     if exact:
         return [Fraction(*p) for p in solved]
     return solved
@@ -174,9 +148,9 @@ def analyse(text: Deals, *, exact: bool = False, layout: Layout = "auto") -> lis
             winning_line=None if a["winning_line"] is None else tuple(a["winning_line"]),
             states=a["states"],
             cards=a["cards"],
-            random_play_exact=_fraction(a["random_play_exact"]),
+            random_play_exact=fraction(a["random_play_exact"]),
         )
-        for a in _alea.patience_analyse(_text(text), bool(exact), _layout(layout))
+        for a in _alea.patience_analyse(as_bytes(text, "the deals"), bool(exact), _layout(layout))
     ]
 
 
@@ -196,14 +170,14 @@ def hints(text: Deals, *, exact: bool = False, layout: Layout = "auto") -> list[
                     random_play=m["random_play"],
                     loss=m["loss"],
                     solvable=m["solvable"],
-                    random_play_exact=_fraction(m["random_play_exact"]),
-                    loss_exact=_fraction(m["loss_exact"]),
+                    random_play_exact=fraction(m["random_play_exact"]),
+                    loss_exact=fraction(m["loss_exact"]),
                 )
                 for m in h["moves"]
             ),
-            random_play_exact=_fraction(h["random_play_exact"]),
+            random_play_exact=fraction(h["random_play_exact"]),
         )
-        for h in _alea.patience_hints(_text(text), bool(exact), _layout(layout))
+        for h in _alea.patience_hints(as_bytes(text, "the deals"), bool(exact), _layout(layout))
     ]
 
 
@@ -212,7 +186,7 @@ def stats(deals: int = 1000, seed: int = 1, *, max_deals: int = MAX_DEALS) -> St
     solves each, and reports how the random player fares, as ``alea patience stats
     --json``. More than ``max_deals`` deals raise :class:`alea.LimitError`."""
     s = _alea.patience_stats(
-        _count(deals, "deals"), _count(seed, "seed"), _count(max_deals, "max_deals")
+        whole(deals, "deals"), whole(seed, "seed"), whole(max_deals, "max_deals")
     )
     return Stats(
         deals=s["deals"],
@@ -231,5 +205,5 @@ def shuffle(deals: int = 1, seed: int = 1, *, max_deals: int = MAX_DEALS) -> str
     ``alea patience shuffle`` prints them: the same seed gives the same deals on any
     machine. More than ``max_deals`` deals raise :class:`alea.LimitError`."""
     return _alea.patience_shuffle(
-        _count(deals, "deals"), _count(seed, "seed"), _count(max_deals, "max_deals")
+        whole(deals, "deals"), whole(seed, "seed"), whole(max_deals, "max_deals")
     )

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import _alea
+from ._args import fraction, flag
 
 __all__ = [
     "Against",
@@ -137,19 +138,6 @@ class Against:
     moving_second_exact: Fraction | None = None
 
 
-def _fraction(pair: object) -> Fraction | None:
-    if pair is None:
-        return None
-    p, q = pair  # type: ignore[misc]
-    return Fraction(p, q)
-
-
-def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name}: expected True or False, not {type(value).__name__}")
-    return value
-
-
 def _whole(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name}: expected a whole number, not {type(value).__name__}")
@@ -159,7 +147,7 @@ def _whole(name: str, value: object) -> int:
 
 
 def _game(goal: object, faces: object, piglet: object) -> tuple[int, int, bool]:
-    piglet = _flag("piglet", piglet)
+    piglet = flag("piglet", piglet)
     if faces is not None and piglet:
         raise ValueError("faces: Piglet throws a coin, not a die; give faces or piglet, not both")
     return _whole("goal", goal), 6 if faces is None else _whole("faces", faces), piglet
@@ -172,9 +160,9 @@ def _hint(o: dict) -> Hint:  # type: ignore[type-arg]
         best=o["best"],
         loss=o["loss"],
         error_bound=o["error_bound"],
-        roll_exact=_fraction(o.get("roll_exact")),
-        hold_exact=_fraction(o.get("hold_exact")),
-        loss_exact=_fraction(o.get("loss_exact")),
+        roll_exact=fraction(o.get("roll_exact")),
+        hold_exact=fraction(o.get("hold_exact")),
+        loss_exact=fraction(o.get("loss_exact")),
     )
 
 
@@ -204,7 +192,7 @@ class Pig:
             goal,
             faces,
             piglet,
-            _flag("exact", exact),
+            flag("exact", exact),
             _whole("max_work", max_work),
             _whole("max_exact_work", max_exact_work),
         )
@@ -244,7 +232,7 @@ class Pig:
                 first_player_wins=o["first_player_wins"],
                 error_bound=o["error_bound"],
                 states=o["states"],
-                first_player_wins_exact=_fraction(o.get("first_player_wins_exact")),
+                first_player_wins_exact=fraction(o.get("first_player_wins_exact")),
             )
         return self._solution
 
@@ -355,7 +343,7 @@ def against(
         f,
         p,
         h,
-        _flag("exact", exact),
+        flag("exact", exact),
         _whole("max_work", max_work),
         _whole("max_exact_work", max_exact_work),
     )
@@ -365,6 +353,6 @@ def against(
         moving_second=o["moving_second"],
         error_bound=o["error_bound"],
         states=o["states"],
-        moving_first_exact=_fraction(o.get("moving_first_exact")),
-        moving_second_exact=_fraction(o.get("moving_second_exact")),
+        moving_first_exact=fraction(o.get("moving_first_exact")),
+        moving_second_exact=fraction(o.get("moving_second_exact")),
     )

@@ -14,12 +14,12 @@ ladders, 10 snakes). Bad text, or a board where the game may never end, raises
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
 from . import _alea
+from ._args import whole
 
 __all__ = ["Analysis", "analyse"]
 
@@ -53,20 +53,6 @@ class Analysis:
     distribution: tuple[float, ...] | None = None
 
 
-def _whole(value: object, name: str) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, not bool")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
-    if n < 0:
-        raise ValueError(f"{name} must be at least 0, not {n}")
-    if n >= 1 << 64:
-        raise ValueError(f"{name} must be below 2**64, not {n}")
-    return n
-
-
 def analyse(
     board: str | bytes | None = None,
     *,
@@ -96,7 +82,7 @@ def analyse(
             board = bytes(board)
         else:
             raise TypeError(f"board must be str, bytes or None, not {type(board).__name__}")
-    spinner = _whole(spinner, "spinner")
+    spinner = whole(spinner, "spinner")
     if not MIN_SPINNER <= spinner <= MAX_SPINNER:
         raise ValueError(f"spinner must be {MIN_SPINNER} to {MAX_SPINNER}, not {spinner}")
     if not isinstance(overshoot, str):
@@ -106,10 +92,10 @@ def analyse(
         spinner,
         overshoot,
         bool(exact),
-        None if distribution is None else _whole(distribution, "distribution"),
-        _whole(max_exact_work, "max_exact_work"),
-        _whole(max_distribution_work, "max_distribution_work"),
-        _whole(max_distribution_mib, "max_distribution_mib"),
+        None if distribution is None else whole(distribution, "distribution"),
+        whole(max_exact_work, "max_exact_work"),
+        whole(max_distribution_work, "max_distribution_work"),
+        whole(max_distribution_mib, "max_distribution_mib"),
     )
     q = a["expected_spins_exact"]
     d = a["distribution"]

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from . import _alea
+from ._args import flag
 from .errors import InputError
 
 __all__ = [
@@ -93,7 +94,7 @@ def assign(
 
     Raises :class:`~alea.InputError` at the first bad die, or where a game is cut short.
     """
-    strict_full_house = _flag("strict_full_house", strict_full_house)
+    strict_full_house = flag("strict_full_house", strict_full_house)
     if isinstance(text, str):
         data, source = text.encode(), "<text>"
     elif isinstance(text, (bytes, bytearray, memoryview)):
@@ -244,12 +245,6 @@ class Distribution:
     #: Every final score that occurs, with its probability.
     bins: tuple[Bin, ...]
     seconds: float
-
-
-def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name}: expected True or False, not {type(value).__name__}")
-    return value
 
 
 def _whole(name: str, value: object, low: int = 0, high: int = 2**64 - 1) -> int:
@@ -536,7 +531,7 @@ class Table:
         games = 1_000_000 if games is None else _whole("games", games, 1)
         seed = _whole("seed", seed)
         max_games = _whole("max_games", max_games)
-        simulate = _flag("simulate", simulate)
+        simulate = flag("simulate", simulate)
         card_text, card_placed, dice_text, dice_placed, rolls = self._position(card, dice, rolls_left)
         target_text, target_placed = _targets(targets)
         o = self._call(

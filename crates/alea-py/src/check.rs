@@ -132,7 +132,9 @@ struct Outcome {
     pruned: bool,
     answers: Vec<Answer>,
     /// The state asked for with `at`.
-    at: Option<u32>,
+    /// The state asked for, numbered in each answer's own model (an answer redone in
+    /// exact arithmetic has a model of its own).
+    at: Vec<Option<u32>>,
 }
 
 /// Checks a model: `model` its bytes and `model_name` the name errors give it;
@@ -191,11 +193,19 @@ fn prism_check<'py>(
         };
         let mut run = Run::explore(Arc::clone(&session), settings, &Quiet)?;
         let build = started.elapsed().as_secs_f64();
-        let at = at.map(|text| run.find_state(&text)).transpose()?;
+        // Checked before the properties, so that a state that is not there is reported
+        // at once.
+        if let Some(text) = &at {
+            run.find_state(text)?;
+        }
         let answers = session
             .property_ids()
             .into_iter()
             .map(|id| run.check(id, &Quiet))
+            .collect::<Result<Vec<_>, _>>()?;
+        let at = answers
+            .iter()
+            .map(|a| at.as_deref().map(|text| a.find_state(text)).transpose())
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Outcome {
             size: Size::of(&run.explored),
@@ -207,9 +217,9 @@ fn prism_check<'py>(
     };
     let outcome = work::interruptible(py, work)?.map_err(|f| raise(py, &f, "at"))?;
     let answers = PyList::empty(py);
-    for answer in outcome.answers {
+    for (answer, at) in outcome.answers.into_iter().zip(outcome.at) {
         let handle = PrismAnswer { answer, exact };
-        let at = match outcome.at {
+        let at = match at {
             Some(s) => Some(handle.report_dict(py, s)?),
             None => None,
         };

@@ -261,7 +261,9 @@ fn read_node<'py>(
     match kind {
         Kind::Terminal => {
             if let Some(s) = successors {
-                if !s.is_none() && s.len().unwrap_or(1) != 0 {
+                // Any empty iterable will do (a generator has no length).
+                let has_some = !s.is_none() && s.try_iter()?.next().is_some();
+                if has_some {
                     return Err(errors::model(
                         py,
                         &format!(

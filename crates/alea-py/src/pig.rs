@@ -117,11 +117,13 @@ fn check_position(rules: &Rules, me: u64, opponent: u64, turn: u64) -> PyResult<
         };
         return bad(format!("turn {turn}: no turn reaches that total ({which})"));
     }
-    if me + turn >= g {
+    // `turn` comes from Python unbounded: checked on its own first, so the sum cannot
+    // overflow.
+    if turn >= g || me + turn >= g {
         return bad(format!(
             "me {me} turn {turn}: {} reaches the goal ({g}), so the player has already won; \
              the banked score plus the turn total must be below the goal",
-            me + turn
+            u128::from(me) + u128::from(turn)
         ));
     }
     Ok(())

@@ -336,3 +336,16 @@ def test_ctrl_c_stops_the_exploration() -> None:
             alea.solve(Endless(), max_states=10**9)
     finally:
         timer.cancel()
+
+
+def test_a_terminal_may_list_its_no_successors_in_any_empty_iterable() -> None:
+    class Generators:
+        def start(self):
+            return 0
+
+        def expand(self, s):
+            if s == 2:
+                return ("terminal", 5, (x for x in ()))
+            return ("chance", 0, ((s + 1, 1) for _ in range(1)))
+
+    assert alea.solve(Generators(), exact=True).value == 5

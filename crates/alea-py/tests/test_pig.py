@@ -234,3 +234,10 @@ def test_a_bad_position_is_refused_before_the_solve() -> None:
     with pytest.raises(ValueError, match="a turn starts with a throw"):
         pig.hint(0, 0, 0, goal=500)
     assert time.monotonic() - began < 0.5
+
+
+def test_a_huge_turn_total_is_refused_not_a_crash() -> None:
+    # The banked score plus the turn total would overflow 64 bits.
+    for kwargs in ({}, {"piglet": True}):
+        with pytest.raises(ValueError, match="reaches the goal"):
+            alea.pig.hint(1, 0, 2**64 - 1, **kwargs)

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Union, overload
 
 from . import _alea
-from ._args import fraction
+from ._args import fraction, flag
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
@@ -518,11 +518,11 @@ def check(
         data,
         texts,
         _constants(constants),
-        bool(exact),
+        flag("exact", exact),
         precision,
         None if at is None else _state_text(at, "at"),
         min(int(max_states), 2**63 - 1),
-        bool(prune),
+        flag("prune", prune),
     )
     if not answers:
         return ModelSize(
@@ -554,7 +554,7 @@ def check(
                 seconds=Seconds(build=f["seconds"]["build"], check=f["seconds"]["check"]),
                 at=None if at_report is None else _state_value(at_report),
                 _answer=handle,
-                _exact_mode=bool(exact),
+                _exact_mode=flag("exact", exact),
             )
         )
     return results

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import _alea
-from ._args import whole
+from ._args import whole, flag
 
 __all__ = ["Expectation", "analyse", "expected_throws"]
 
@@ -105,7 +105,7 @@ def analyse(
         _expectation(a)
         for a in _alea.dice_analyse(
             bytes(text),
-            bool(exact),
+            flag("exact", exact),
             *_guards(
                 distribution, max_work, max_exact_work, max_distribution_work, max_distribution_mib
             ),
@@ -147,7 +147,7 @@ def expected_throws(
             faces,
             resets,
             whole(limit, "limit"),
-            bool(exact),
+            flag("exact", exact),
             *_guards(
                 distribution, max_work, max_exact_work, max_distribution_work, max_distribution_mib
             ),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import _alea
-from ._args import fraction, text
+from ._args import fraction, text, flag
 
 __all__ = ["Analysis", "Hints", "Move", "analyse", "hints"]
 
@@ -85,7 +85,7 @@ def analyse(tower: str | bytes, *, exact: bool = False, max_states: int = MAX_ST
     """The least expected number of minutes from ``tower`` with the best play, as
     ``alea jenga --json``; with ``exact=True`` also as an exact fraction (then the
     limit counts the choice nodes between positions too, about four a position)."""
-    a = _alea.jenga_analyse(text(tower, "the tower"), bool(exact), _max_states(max_states))
+    a = _alea.jenga_analyse(text(tower, "the tower"), flag("exact", exact), _max_states(max_states))
     return Analysis(
         expected_minutes=a["expected_minutes"],
         states=a["states"],
@@ -96,7 +96,7 @@ def analyse(tower: str | bytes, *, exact: bool = False, max_states: int = MAX_ST
 def hints(tower: str | bytes, *, exact: bool = False, max_states: int = MAX_STATES) -> Hints:
     """Every legal move of each colour with the expected minutes left after it, best
     first, as ``alea jenga --hint --json`` (``max_states`` counts the choice nodes too)."""
-    h = _alea.jenga_hints(text(tower, "the tower"), bool(exact), _max_states(max_states))
+    h = _alea.jenga_hints(text(tower, "the tower"), flag("exact", exact), _max_states(max_states))
     return Hints(
         expected_minutes=h["expected_minutes"],
         states=h["states"],

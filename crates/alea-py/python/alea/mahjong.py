@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import _alea
+from ._args import flag
 
 __all__ = ["Analysis", "AutomatonStates", "analyse"]
 
@@ -57,7 +58,7 @@ def analyse(text: str | bytes, *, exact: bool = False) -> Analysis:
         text = text.encode()
     elif not isinstance(text, (bytes, bytearray, memoryview)):
         raise TypeError(f"the hand must be str or bytes, not {type(text).__name__}")
-    a = _alea.mahjong_analyse(bytes(text), bool(exact))
+    a = _alea.mahjong_analyse(bytes(text), flag("exact", exact))
     exact_pair = a["expected_draws_exact"]
     return Analysis(
         ranks=a["ranks"],

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Literal
 
 from . import _alea
-from ._args import fraction, whole
+from ._args import fraction, whole, flag
 from ._args import text as as_bytes
 
 __all__ = [
@@ -132,7 +132,7 @@ def random_play(
     """The random player's win probability for each deal (a random player picks each
     move uniformly among the legal ones): the judge's question, as ``alea patience``
     prints it. Floats, or :class:`~fractions.Fraction` with ``exact=True``."""
-    solved = _alea.patience_random_play(as_bytes(text, "the deals"), bool(exact), _layout(layout))
+    solved = _alea.patience_random_play(as_bytes(text, "the deals"), flag("exact", exact), _layout(layout))
     if exact:
         return [Fraction(*p) for p in solved]
     return solved
@@ -150,7 +150,7 @@ def analyse(text: Deals, *, exact: bool = False, layout: Layout = "auto") -> lis
             cards=a["cards"],
             random_play_exact=fraction(a["random_play_exact"]),
         )
-        for a in _alea.patience_analyse(as_bytes(text, "the deals"), bool(exact), _layout(layout))
+        for a in _alea.patience_analyse(as_bytes(text, "the deals"), flag("exact", exact), _layout(layout))
     ]
 
 
@@ -177,7 +177,7 @@ def hints(text: Deals, *, exact: bool = False, layout: Layout = "auto") -> list[
             ),
             random_play_exact=fraction(h["random_play_exact"]),
         )
-        for h in _alea.patience_hints(as_bytes(text, "the deals"), bool(exact), _layout(layout))
+        for h in _alea.patience_hints(as_bytes(text, "the deals"), flag("exact", exact), _layout(layout))
     ]
 
 

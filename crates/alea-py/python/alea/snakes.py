@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Literal
 
 from . import _alea
-from ._args import whole
+from ._args import whole, flag
 
 __all__ = ["Analysis", "analyse"]
 
@@ -91,7 +91,7 @@ def analyse(
         board,
         spinner,
         overshoot,
-        bool(exact),
+        flag("exact", exact),
         None if distribution is None else whole(distribution, "distribution"),
         whole(max_exact_work, "max_exact_work"),
         whole(max_distribution_work, "max_distribution_work"),

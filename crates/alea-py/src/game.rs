@@ -284,7 +284,7 @@ fn read_node<'py>(
             let Some(s) = successors else {
                 return Err(wrong("a choice without successors".into()));
             };
-            read_choice(&s, state, numbering, graph, labels)?;
+            read_choice(&s, numbering, graph, labels)?;
         }
     }
     Ok((kind, reward))
@@ -345,7 +345,6 @@ fn read_chance<'py>(
 /// A choice's options: states, or a dict `{move: state}` that names them.
 fn read_choice<'py>(
     successors: &Bound<'py, PyAny>,
-    _state: &Bound<'py, PyAny>,
     numbering: &mut Numbering<'py>,
     graph: &mut Graph,
     labels: &mut Vec<Option<Py<PyAny>>>,

@@ -43,6 +43,7 @@ from fractions import Fraction
 from typing import Any, Hashable, Protocol
 
 from . import _alea
+from ._args import flag, whole
 
 
 class Game(Protocol):
@@ -180,12 +181,10 @@ def solve(
     the wrong form raises ``TypeError`` or :class:`alea.ModelError` naming the state.
     The solve releases the interpreter and stops at Ctrl-C.
     """
-    if not isinstance(exact, bool):
-        raise TypeError(f"exact must be True or False, not {exact!r}")
+    exact = flag("exact", exact)
     if not isinstance(precision, (int, float)) or not 0 < precision < 1:
         raise ValueError(f"precision must be a number above 0 and below 1, not {precision!r}")
-    if not isinstance(max_states, int) or isinstance(max_states, bool) or max_states < 1:
-        raise ValueError(f"max_states must be a positive integer, not {max_states!r}")
+    max_states = whole(max_states, "max_states", least=1)
     for method in ("start", "expand"):
         if not callable(getattr(game, method, None)):
             raise TypeError(f"a game needs a {method}() method; {type(game).__name__} has none")

@@ -17,6 +17,7 @@ Exit status:
 }
 
 mod check;
+mod cluster;
 mod dice;
 mod failure;
 mod input;

@@ -95,6 +95,7 @@ impl Cluster {
         F: Fn(&mut Worker) -> Result<T, ClusterError> + Send + Sync + 'static,
     {
         install_hook();
+        crate::round::reset();
         failures().lock().unwrap_or_else(|e| e.into_inner()).clear();
         let hooks = Hooks::default();
         let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =

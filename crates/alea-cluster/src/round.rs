@@ -11,7 +11,9 @@
 //! timely requires of dataflows.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use timely::container::CapacityContainerBuilder;
@@ -26,16 +28,34 @@ use timely::ExchangeData;
 /// a poisoned queue, noticed at the next look.
 const PARK: Duration = Duration::from_millis(50);
 
+/// Set when a worker of this process failed: the others stop waiting for rounds it will
+/// never finish (and the process's end then tells the other processes).
+static ABORT: AtomicBool = AtomicBool::new(false);
+
+/// The message of the panic that ends a worker after another one failed.
+pub(crate) const ABORTED: &str = "alea: a worker of this process failed";
+
+/// Stops every worker of this process at its next wait.
+pub(crate) fn abort() {
+    ABORT.store(true, Ordering::SeqCst);
+}
+
+pub(crate) fn reset() {
+    ABORT.store(false, Ordering::SeqCst);
+}
+
 /// A channel for messages of type `T` to any worker.
 pub struct Channel<T: ExchangeData + Clone> {
     input: InputHandle<u64, CapacityContainerBuilder<Vec<(u32, T)>>>,
     probe: ProbeHandle<u64>,
-    inbox: Rc<RefCell<Vec<T>>>,
+    /// What has arrived, by round: a fast worker's next round may arrive before this
+    /// worker has finished the current one.
+    inbox: Rc<RefCell<BTreeMap<u64, Vec<T>>>>,
 }
 
 impl<T: ExchangeData + Clone> Channel<T> {
     pub fn new(worker: &mut Worker) -> Channel<T> {
-        let inbox = Rc::new(RefCell::new(Vec::new()));
+        let inbox: Rc<RefCell<BTreeMap<u64, Vec<T>>>> = Rc::new(RefCell::new(BTreeMap::new()));
         let keep = Rc::clone(&inbox);
         let mut input = InputHandle::new();
         let probe = worker.dataflow::<u64, _, _>(|scope| {
@@ -46,8 +66,11 @@ impl<T: ExchangeData + Clone> Channel<T> {
                     "Deliver",
                     move |_, _| {
                         move |input, _output| {
-                            input.for_each(|_, data: &mut Vec<(u32, T)>| {
-                                keep.borrow_mut().extend(data.drain(..).map(|(_, t)| t));
+                            input.for_each(|time, data: &mut Vec<(u32, T)>| {
+                                keep.borrow_mut()
+                                    .entry(time.least().copied().unwrap_or(0u64))
+                                    .or_default()
+                                    .extend(data.drain(..).map(|(_, t)| t));
                             });
                         }
                     },
@@ -71,12 +94,16 @@ impl<T: ExchangeData + Clone> Channel<T> {
     /// Ends the round: waits until every worker's messages of this round have arrived,
     /// and returns those sent to this worker (in no particular order).
     pub fn finish(&mut self, worker: &mut Worker) -> Vec<T> {
-        let next = *self.input.time() + 1;
+        let now = *self.input.time();
+        let next = now + 1;
         self.input.advance_to(next);
         while self.probe.less_than(&next) {
             worker.step_or_park(Some(PARK));
+            if ABORT.load(Ordering::Relaxed) {
+                std::panic::panic_any(ABORTED);
+            }
         }
-        std::mem::take(&mut *self.inbox.borrow_mut())
+        self.inbox.borrow_mut().remove(&now).unwrap_or_default()
     }
 }
 

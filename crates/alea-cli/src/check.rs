@@ -16,9 +16,10 @@ use alea_prism::ast::ModelType;
 use alea_prism::check::Number;
 use alea_prism::explore::Explored;
 use alea_prism::session::{
-    self, Answer, ChoiceReport, Kind, Limit, Loading, Progress, Run, Settings, Source, Subject, Val,
+    self, Answer, ChoiceReport, Kind, Loading, Progress, Run, Settings, Source, Val,
 };
 
+use crate::cluster::ClusterArgs;
 use crate::failure::Failure;
 use crate::input::Input;
 use crate::progress;
@@ -83,6 +84,40 @@ pub struct CheckArgs {
     /// transition).
     #[arg(long, default_value_t = 100_000_000, value_name = "N")]
     max_states: usize,
+    /// With --cluster: the most memory one process may hold for its part of the model
+    /// (bytes, or with a unit: 500M, 2G); a run that needs more stops, naming the
+    /// process.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "cluster")]
+    max_memory: Option<u64>,
+    #[command(flatten)]
+    cluster: ClusterArgs,
+}
+
+/// A size in bytes: a whole number with an optional unit K, M, G or T (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let scale: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => {
+            return Err(format!(
+                "expected a size such as 500M or 2G; found `{text}`"
+            ))
+        }
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("expected a size such as 500M or 2G; found `{text}`"))
 }
 
 fn parse_precision(text: &str) -> Result<f64, String> {
@@ -102,15 +137,7 @@ fn read(path: &std::path::Path) -> Result<Source, Failure> {
 /// A failure of the check as this command words it: a text's at its place, a value of
 /// an option after the option's name, a limit with the option that raises it.
 fn failure(f: session::Failure) -> Failure {
-    let message = match (&f.subject, f.kind) {
-        (Subject::Text(_), _) => f.located(),
-        (Subject::Constants, _) => format!("--const: {}", f.message),
-        (Subject::State, _) => format!("--at: {}", f.message),
-        (Subject::Work, Kind::Limit(Limit::MaxStates)) => {
-            format!("{}; raise --max-states to go on", f.message)
-        }
-        (Subject::Work, _) => f.message,
-    };
+    let message = f.describe();
     match f.kind {
         Kind::Input => Failure::bad_input(message),
         Kind::Limit(_) => Failure::limit(message),
@@ -189,6 +216,9 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             .map_err(failure)?;
     }
     let session = Arc::new(loading.resolve(&given).map_err(failure)?);
+    if args.cluster.cluster {
+        return run_cluster(args, session, out);
+    }
 
     // Targets need no successors; leave them unexpanded unless a state beyond one may be
     // asked for (--at, --strategy).
@@ -217,7 +247,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let ids = session.property_ids();
     let count = ids.len();
     if count == 0 {
-        return print_size(args, &run.explored, build, out);
+        return print_size(args, &Sizes::of(&run.explored), build, out);
     }
     for id in ids {
         let named = session.property(id);
@@ -225,43 +255,13 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
         let checked = &answer.checked;
         let explored = &*answer.model;
         let at_report = at.map(|s| state_report(&answer, s));
-        if args.json {
-            let mut o = Map::new();
-            o.insert("property".into(), json!(named.text));
-            if let Some(name) = &named.name {
-                o.insert("name".into(), json!(name));
-            }
-            number_fields(&mut o, &checked.value, args.exact);
-            if let Some(holds) = checked.holds {
-                o.insert("holds".into(), json!(holds));
-            }
-            size_fields(&mut o, explored);
-            o.insert("pruned".into(), json!(run.pruned()));
-            o.insert(
-                "seconds".into(),
-                json!({"build": build.as_secs_f64(), "check": answer.seconds.as_secs_f64()}),
-            );
-            if let Some(r) = &at_report {
-                o.insert("at".into(), r.json(args.exact));
-            }
-            writeln!(out, "{}", Json::Object(o))?;
-        } else {
-            let label = match &named.name {
-                Some(name) => format!("\"{name}\": {}", named.text),
-                None => named.text.clone(),
-            };
-            match checked.holds {
-                Some(holds) => writeln!(
-                    out,
-                    "{label} = {holds} (value {})",
-                    number_text(&checked.value)
-                )?,
-                None => writeln!(out, "{label} = {}", number_text(&checked.value))?,
-            }
-            if let Some(r) = &at_report {
-                r.write_text(out)?;
-            }
-        }
+        let shown = Shown {
+            sizes: Sizes::of(explored),
+            pruned: run.pruned(),
+            build,
+            check: answer.seconds,
+        };
+        write_answer(args, named, checked, &shown, at_report.as_ref(), out)?;
         // A bounded property's best choice depends on the steps left: no single choice
         // per state to write.
         if args.strategy.is_some() {
@@ -277,39 +277,191 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// What an answer is shown with besides its value.
+struct Shown {
+    sizes: Sizes,
+    pruned: bool,
+    build: Duration,
+    check: Duration,
+}
+
+/// One property's answer: a JSON object or a line.
+fn write_answer(
+    args: &CheckArgs,
+    named: &alea_prism::ast::NamedProperty,
+    checked: &alea_prism::check::Checked,
+    shown: &Shown,
+    at_report: Option<&StateReport>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if args.json {
+        let mut o = Map::new();
+        o.insert("property".into(), json!(named.text));
+        if let Some(name) = &named.name {
+            o.insert("name".into(), json!(name));
+        }
+        number_fields(&mut o, &checked.value, args.exact);
+        if let Some(holds) = checked.holds {
+            o.insert("holds".into(), json!(holds));
+        }
+        size_fields(&mut o, &shown.sizes);
+        o.insert("pruned".into(), json!(shown.pruned));
+        o.insert(
+            "seconds".into(),
+            json!({"build": shown.build.as_secs_f64(), "check": shown.check.as_secs_f64()}),
+        );
+        if let Some(r) = at_report {
+            o.insert("at".into(), r.json(args.exact));
+        }
+        writeln!(out, "{}", Json::Object(o))?;
+    } else {
+        let label = match &named.name {
+            Some(name) => format!("\"{name}\": {}", named.text),
+            None => named.text.clone(),
+        };
+        match checked.holds {
+            Some(holds) => writeln!(
+                out,
+                "{label} = {holds} (value {})",
+                number_text(&checked.value)
+            )?,
+            None => writeln!(out, "{label} = {}", number_text(&checked.value))?,
+        }
+        if let Some(r) = at_report {
+            r.write_text(out)?;
+        }
+    }
+    Ok(())
+}
+
 fn print_size(
     args: &CheckArgs,
-    explored: &Explored,
+    sizes: &Sizes,
     build: Duration,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     if args.json {
         let mut o = Map::new();
-        size_fields(&mut o, explored);
+        size_fields(&mut o, sizes);
         o.insert("seconds".into(), json!({"build": build.as_secs_f64()}));
         writeln!(out, "{}", Json::Object(o))?;
     } else {
-        let m = &explored.sparse;
         writeln!(
             out,
             "states: {}, transitions: {}, choices: {}, initial states: {}, deadlocks: {}",
-            m.states(),
-            m.transitions(),
-            m.choice_count(),
-            m.initial.len(),
-            explored.deadlocks
+            sizes.states, sizes.transitions, sizes.choices, sizes.initial, sizes.deadlocks
         )?;
     }
     Ok(())
 }
 
-fn size_fields(o: &mut Map<String, Json>, explored: &Explored) {
-    let m = &explored.sparse;
-    o.insert("states".into(), json!(m.states()));
-    o.insert("transitions".into(), json!(m.transitions()));
-    o.insert("choices".into(), json!(m.choice_count()));
-    o.insert("initial_states".into(), json!(m.initial.len()));
-    o.insert("deadlocks".into(), json!(explored.deadlocks));
+/// `alea check --cluster`: this process's share of the work; process 0 prints the
+/// answers as the single-process check does.
+fn run_cluster(
+    args: &CheckArgs,
+    session: Arc<alea_prism::session::Session>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let refuse = |what: &str| {
+        Failure::bad_input(format!(
+            "{what} is single-process only: run it without --cluster"
+        ))
+    };
+    if args.exact {
+        return Err(refuse("--exact (exact arithmetic)"));
+    }
+    if args.at.is_some() {
+        return Err(refuse("--at"));
+    }
+    if args.strategy.is_some() {
+        return Err(refuse("--strategy"));
+    }
+    // Every process must run the same job: the texts, the constants and the settings.
+    let mut parts: Vec<Vec<u8>> = vec![
+        b"check".to_vec(),
+        session.source.text.as_bytes().to_vec(),
+        args.constants.join(",").into_bytes(),
+        args.precision.to_le_bytes().to_vec(),
+        (args.max_states as u64).to_le_bytes().to_vec(),
+    ];
+    parts.extend(
+        session
+            .properties
+            .iter()
+            .map(|p| p.source.text.as_bytes().to_vec()),
+    );
+    let fingerprint =
+        alea_cluster::fingerprint(&parts.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let cluster = args
+        .cluster
+        .cluster(fingerprint)?
+        .expect("--cluster was given");
+    let job = alea_cluster::check::Job {
+        session: Arc::clone(&session),
+        precision: args.precision,
+        limits: alea_cluster::explore::Limits {
+            max_states: args.max_states.min(session::STATE_LIMIT) as u64,
+            max_memory: args.max_memory,
+        },
+        prune: true,
+    };
+    let Some(report) = alea_cluster::check::run(&cluster, job).map_err(crate::cluster::failure)?
+    else {
+        return Ok(());
+    };
+    let t = report.totals;
+    let sizes = Sizes {
+        states: t.states,
+        transitions: t.transitions,
+        choices: t.choices,
+        initial: t.initial,
+        deadlocks: t.deadlocks,
+    };
+    let build = report.build;
+    if report.answers.is_empty() {
+        return print_size(args, &sizes, build, out);
+    }
+    for a in &report.answers {
+        let shown = Shown {
+            sizes,
+            pruned: report.pruned,
+            build,
+            check: a.seconds,
+        };
+        write_answer(args, session.property(a.id), &a.checked, &shown, None, out)?;
+    }
+    Ok(())
+}
+
+/// The size of an explored model.
+#[derive(Clone, Copy)]
+struct Sizes {
+    states: u64,
+    transitions: u64,
+    choices: u64,
+    initial: u64,
+    deadlocks: u64,
+}
+
+impl Sizes {
+    fn of(explored: &Explored) -> Sizes {
+        let m = &explored.sparse;
+        Sizes {
+            states: m.states() as u64,
+            transitions: m.transitions() as u64,
+            choices: m.choice_count() as u64,
+            initial: m.initial.len() as u64,
+            deadlocks: explored.deadlocks as u64,
+        }
+    }
+}
+
+fn size_fields(o: &mut Map<String, Json>, sizes: &Sizes) {
+    o.insert("states".into(), json!(sizes.states));
+    o.insert("transitions".into(), json!(sizes.transitions));
+    o.insert("choices".into(), json!(sizes.choices));
+    o.insert("initial_states".into(), json!(sizes.initial));
+    o.insert("deadlocks".into(), json!(sizes.deadlocks));
 }
 
 /// `value`, `infinite`, `exact` (with --exact) and `error_bound`.

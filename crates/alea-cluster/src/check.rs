@@ -1,1 +1,326 @@
-//! placeholder
+//! `alea check` on a cluster: the session's properties planned (every process reads the
+//! same files, so every process finds the same errors in them), the model explored by
+//! all workers, then each property's sets and rewards worked out by each worker for its
+//! own states and its question solved by all together; the values of the initial states
+//! are gathered and judged as the single-process check judges them.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alea_prism::ast::ModelType;
+use alea_prism::check::{Checked, Number, Question as Asked};
+use alea_prism::explore::{Compiled, Expansion, ExploreError, StateTest};
+use alea_prism::session::{Failure, PropertyId, Session};
+use serde::{Deserialize, Serialize};
+use timely::worker::Worker;
+
+use crate::explore::{explore, Limits, Part, Totals, BAD_INPUT, LIMIT};
+use crate::round::Gather;
+use crate::solve::{self, Bounds, Graph, Question, Rewards};
+use crate::{Cluster, ClusterError};
+
+/// What to check, the same on every process.
+pub struct Job {
+    pub session: Arc<Session>,
+    pub precision: f64,
+    pub limits: Limits,
+    /// Leave the properties' targets unexpanded, as the single-process check does.
+    pub prune: bool,
+}
+
+/// What process 0 reports.
+pub struct Report {
+    pub totals: Totals,
+    pub pruned: bool,
+    pub build: Duration,
+    pub answers: Vec<Answered>,
+    /// The most bytes any process held for its part, and each process's.
+    pub process_bytes: Vec<u64>,
+}
+
+pub struct Answered {
+    pub id: PropertyId,
+    pub checked: Checked,
+    pub seconds: Duration,
+}
+
+/// A failure as every process shows it: exit status and message.
+fn failed(f: &Failure) -> ClusterError {
+    use alea_prism::session::Kind;
+    let code = match f.kind {
+        Kind::Input => BAD_INPUT,
+        Kind::Limit(_) => LIMIT,
+        Kind::Engine => 1,
+    };
+    ClusterError::Failed {
+        code,
+        message: f.describe(),
+    }
+}
+
+/// Runs the job on this process's workers; process 0 gets the report.
+pub fn run(cluster: &Cluster, job: Job) -> Result<Option<Report>, ClusterError> {
+    let session = &job.session;
+    // The plans first: an error in a property stops every process before any work.
+    let ids = session.property_ids();
+    for &id in &ids {
+        session.plan(id).map_err(|f| failed(&f))?;
+    }
+    let compiled = Compiled::new(&session.program).map_err(|e| explore_failure(session, &e))?;
+    let job = Arc::new((job, compiled));
+    let workers = cluster.workers;
+    let mut reports = cluster.run(move |worker| work(worker, &job.0, &job.1, workers))?;
+    Ok(reports.swap_remove(0))
+}
+
+fn explore_failure(session: &Session, e: &ExploreError) -> ClusterError {
+    match e {
+        ExploreError::Model(e) => failed(&session.source.fail(e)),
+        ExploreError::TooManyStates { limit } => ClusterError::Failed {
+            code: LIMIT,
+            message: format!(
+                "the model has more than {limit} reachable states; raise --max-states to go on"
+            ),
+        },
+    }
+}
+
+/// One initial state's value: its position among the initial states, the value, its
+/// error bound, whether it is exact.
+type Initial = (u64, f64, f64, bool);
+
+/// What a worker found in a property's sets or rewards, or its first error.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Verdict {
+    error: Option<(u8, String)>,
+}
+
+fn work(
+    worker: &mut Worker,
+    job: &Job,
+    compiled: &Compiled,
+    workers_per_process: usize,
+) -> Result<Option<Report>, ClusterError> {
+    let started = Instant::now();
+    let session = &*job.session;
+    let program = &session.program;
+    let absorbing: Option<StateTest> = if job.prune {
+        session.absorbing().map(|ex| compiled.test(&ex))
+    } else {
+        None
+    };
+    let fail = |e: &ExploreError| match explore_failure(session, e) {
+        ClusterError::Failed { code, message } => (code, message),
+        other => (1, other.to_string()),
+    };
+    let mut part = explore(
+        worker,
+        workers_per_process,
+        program,
+        compiled,
+        absorbing.as_ref(),
+        job.limits,
+        &fail,
+    )?;
+    let build = started.elapsed();
+    let mut graph = Graph::new(worker, &mut part);
+    let mut verdicts = Gather::<Verdict>::new(worker);
+    let mut initials = Gather::<Vec<Initial>>::new(worker);
+    let mdp = program.kind == ModelType::Mdp;
+    let mut answers = Vec::new();
+    for id in session.property_ids() {
+        let checking = Instant::now();
+        let plan = session.plan(id).map_err(|f| failed(&f))?;
+        let sets = sets_of(session, compiled, &part, &plan.question, absorbing.as_ref());
+        let error = sets.as_ref().err().cloned();
+        let all = verdicts.all(worker, Verdict { error });
+        if let Some((code, message)) = all.into_iter().find_map(|v| v.error) {
+            return Err(ClusterError::Failed { code, message });
+        }
+        let (stay, target, rewards) = sets.expect("no worker failed");
+        let q = Question {
+            goal: plan.question.goal(),
+            precision: job.precision,
+            mdp,
+            rewards: rewards.as_ref(),
+        };
+        let bounds = match &plan.question {
+            Asked::Until { steps: None, .. } => {
+                solve::until(worker, &mut graph, &q, &stay, &target)?
+            }
+            Asked::Until { steps: Some(k), .. } => {
+                let fixed: Vec<Option<f64>> = (0..part.states())
+                    .map(|s| {
+                        if target[s] {
+                            Some(1.0)
+                        } else if !stay[s] {
+                            Some(0.0)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                solve::bounded(worker, &mut graph, &q, *k, &fixed)?
+            }
+            Asked::Reach { .. } => solve::reach_reward(worker, &mut graph, &q, &target)?,
+            Asked::Cumulative { steps, .. } => {
+                let fixed = vec![None; part.states()];
+                solve::bounded(worker, &mut graph, &q, *steps, &fixed)?
+            }
+        };
+        let mine = initial_values(&part, &bounds);
+        let mut values: Vec<Initial> = initials.all(worker, mine).into_iter().flatten().collect();
+        values.sort_unstable_by_key(|v| v.0);
+        let numbers = values
+            .into_iter()
+            .map(|(_, value, error_bound, pinned)| (Number::Float { value, error_bound }, pinned))
+            .collect();
+        let checked = session
+            .conclude(id, &plan, numbers)
+            .map_err(|f| failed(&f))?;
+        answers.push(Answered {
+            id,
+            checked,
+            seconds: checking.elapsed(),
+        });
+    }
+    let mut bytes = Gather::<u64>::new(worker);
+    let all = bytes.all(worker, part.peak_process_bytes);
+    if worker.index() != 0 {
+        return Ok(None);
+    }
+    let process_bytes = all.iter().step_by(workers_per_process).copied().collect();
+    Ok(Some(Report {
+        totals: part.totals,
+        pruned: absorbing.is_some(),
+        build,
+        answers,
+        process_bytes,
+    }))
+}
+
+/// The values of the initial states owned here.
+fn initial_values(part: &Part, bounds: &Bounds) -> Vec<Initial> {
+    part.initial
+        .iter()
+        .map(|&(pos, s)| {
+            let (value, error_bound, pinned) = bounds.value(s as usize);
+            (pos as u64, value, error_bound, pinned)
+        })
+        .collect()
+}
+
+type Sets = (Vec<bool>, Vec<bool>, Option<Rewards>);
+
+/// The own states' `stay` and `target` sets and rewards of a question, or the first
+/// error in evaluating them.
+fn sets_of(
+    session: &Session,
+    compiled: &Compiled,
+    part: &Part,
+    question: &Asked,
+    absorbing: Option<&StateTest>,
+) -> Result<Sets, (u8, String)> {
+    let program = &session.program;
+    let mut stepper = compiled.stepper(program);
+    let n = part.states();
+    let fail = |e: &alea_prism::error::Error| {
+        let f = session.source.fail(e);
+        match failed(&f) {
+            ClusterError::Failed { code, message } => (code, message),
+            other => (1, other.to_string()),
+        }
+    };
+    let mut initial = vec![false; n];
+    for &(_, s) in &part.initial {
+        initial[s as usize] = true;
+    }
+    let mut set = |ex: Option<&alea_prism::program::Ex>| -> Result<Vec<bool>, (u8, String)> {
+        let Some(ex) = ex else {
+            return Ok(vec![true; n]);
+        };
+        let test = compiled.test(ex);
+        (0..n)
+            .map(|s| {
+                stepper
+                    .holds(&test, part.state(s as u32), initial[s], part.deadlock[s])
+                    .map_err(|e| fail(&e))
+            })
+            .collect()
+    };
+    let (stay, target, reward) = match question {
+        Asked::Until { stay, target, .. } => (set(stay.as_ref())?, set(Some(target))?, None),
+        Asked::Reach { target, reward, .. } => (vec![true; n], set(Some(target))?, Some(*reward)),
+        Asked::Cumulative { reward, .. } => (vec![true; n], vec![false; n], Some(*reward)),
+    };
+    let rewards = match reward {
+        None => None,
+        Some(None) => Some(Rewards {
+            state: vec![1.0; n],
+            choice: Vec::new(),
+        }),
+        Some(Some(index)) => Some(
+            rewards_of(session, compiled, part, index, absorbing, &initial).map_err(
+                |e| match e {
+                    RewardError::Model(e) => fail(&e),
+                    RewardError::Explore(e) => match explore_failure(session, &e) {
+                        ClusterError::Failed { code, message } => (code, message),
+                        other => (1, other.to_string()),
+                    },
+                },
+            )?,
+        ),
+    };
+    Ok((stay, target, rewards))
+}
+
+enum RewardError {
+    Model(alea_prism::error::Error),
+    Explore(ExploreError),
+}
+
+/// Reward structure `index` for the own states and their choices, as the single-process
+/// exploration gives it (a state left unexpanded has one choice, unlabelled).
+fn rewards_of(
+    session: &Session,
+    compiled: &Compiled,
+    part: &Part,
+    index: usize,
+    absorbing: Option<&StateTest>,
+    initial: &[bool],
+) -> Result<Rewards, RewardError> {
+    let program = &session.program;
+    let items = compiled.rewards(program, index);
+    let mut stepper = compiled.stepper(program);
+    let mut expansion = Expansion::default();
+    let mut out = Rewards::default();
+    let mut choices = Vec::new();
+    let mdp = program.kind == ModelType::Mdp;
+    for s in 0..part.states() {
+        let state = part.state(s as u32);
+        let kept = match absorbing {
+            Some(test) => stepper
+                .holds(test, state, initial[s], false)
+                .map_err(RewardError::Model)?,
+            None => false,
+        };
+        if kept && mdp {
+            expansion = Expansion {
+                choice_end: vec![1],
+                actions: vec![None],
+                command_actions: vec![None],
+                ..Expansion::default()
+            };
+        } else {
+            stepper
+                .expand(state, &mut expansion)
+                .map_err(RewardError::Explore)?;
+        }
+        let r = stepper
+            .rewards(&items, state, initial[s], &expansion, &mut choices)
+            .map_err(RewardError::Model)?;
+        out.state.push(r);
+        out.choice.extend_from_slice(&choices);
+    }
+    Ok(out)
+}

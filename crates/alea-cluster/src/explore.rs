@@ -1,1 +1,348 @@
-//! placeholder
+//! The reachable states of a model, explored by all workers together, each keeping the
+//! states whose hash falls to it and their choices.
+//!
+//! A state's global id is `local * workers + owner`. Exploration goes breadth first, one
+//! level per step of two rounds: each worker expands its new states (in the order of
+//! their local ids, so that its rows are in order); a target it owns is looked up at once,
+//! any other is sent to its owner with the place of the transition that waits for it;
+//! owners number the targets they receive (new ones join the next level) and send the
+//! ids back. Only targets that cross partitions travel. A step ends with every worker
+//! telling the others its counts, its memory and its error, if any: all stop together.
+
+use alea_prism::explore::{Compiled, Expansion, ExploreError, StateTest};
+use alea_prism::program::Program;
+use hashbrown::HashTable;
+use serde::{Deserialize, Serialize};
+use timely::worker::Worker;
+
+use crate::round::{Channel, Gather};
+use crate::ClusterError;
+
+/// The owner of a packed state among `peers` workers: from the hash's high half, so that
+/// the low bits, which a worker's own table uses, stay spread.
+#[inline]
+pub fn owner(hash: u64, peers: usize) -> usize {
+    (((hash >> 32) * peers as u64) >> 32) as usize
+}
+
+/// How far exploration may go.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The most states in all.
+    pub max_states: u64,
+    /// The most bytes one process may hold for its part of the model.
+    pub max_memory: Option<u64>,
+}
+
+/// One worker's part of the explored model.
+pub struct Part {
+    /// This worker's index and the number of workers.
+    pub me: usize,
+    pub peers: usize,
+    pub words: usize,
+    /// The packed states, by local id.
+    pub arena: Vec<u64>,
+    /// The initial states owned here: (position among the model's initial states, local id).
+    pub initial: Vec<(usize, u32)>,
+    /// Whether each state had no enabled command.
+    pub deadlock: Vec<bool>,
+    /// State `s` has choices `choices[s]..choices[s + 1]`; choice `c` has transitions
+    /// `row[c]..row[c + 1]`, to the global ids in `to`.
+    pub choices: Vec<usize>,
+    pub row: Vec<usize>,
+    pub to: Vec<u64>,
+    pub prob: Vec<f64>,
+    /// The whole model's size, as every worker learnt it.
+    pub totals: Totals,
+    /// The most bytes this worker's process held during exploration.
+    pub peak_process_bytes: u64,
+}
+
+/// The size of the whole model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    pub states: u64,
+    pub transitions: u64,
+    pub choices: u64,
+    pub initial: u64,
+    pub deadlocks: u64,
+}
+
+impl Part {
+    pub fn states(&self) -> usize {
+        self.deadlock.len()
+    }
+
+    /// Global id of local state `s`.
+    #[inline]
+    pub fn gid(&self, s: u32) -> u64 {
+        u64::from(s) * self.peers as u64 + self.me as u64
+    }
+
+    pub fn state(&self, s: u32) -> &[u64] {
+        let w = self.words;
+        &self.arena[s as usize * w..(s as usize + 1) * w]
+    }
+
+    /// Whether local state `s` is initial.
+    pub fn is_initial(&self, s: u32) -> bool {
+        self.initial.iter().any(|&(_, t)| t == s)
+    }
+
+    /// Bytes held by this part (capacities, the table's slots included).
+    pub fn bytes(&self, table_slots: usize) -> u64 {
+        (self.arena.capacity() * 8
+            + table_slots * 5
+            + self.deadlock.capacity()
+            + self.choices.capacity() * 8
+            + self.row.capacity() * 8
+            + self.to.capacity() * 8
+            + self.prob.capacity() * 8) as u64
+    }
+}
+
+/// A target sent to its owner: who asks, the transition waiting for it, the state.
+type Request = (u32, u64, Vec<u64>);
+/// The owner's answer: the transition, the target's global id.
+type Reply = (u64, u64);
+
+/// What every worker tells the others at the end of a step.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Status {
+    fresh: u64,
+    states: u64,
+    bytes: u64,
+    /// The failure: its exit status and message, as the command line shows them.
+    error: Option<(u8, String)>,
+}
+
+/// The exit status of bad input and of a limit, as the command line's.
+pub const BAD_INPUT: u8 = 2;
+pub const LIMIT: u8 = 3;
+
+/// Explores `program` from its initial states; states where `absorbing` holds are not
+/// expanded (a self-loop instead). `fail` renders a model error as the command line shows
+/// it. Every worker must call this with the same arguments.
+pub fn explore(
+    worker: &mut Worker,
+    workers_per_process: usize,
+    program: &Program,
+    compiled: &Compiled,
+    absorbing: Option<&StateTest>,
+    limits: Limits,
+    fail: &(dyn Fn(&ExploreError) -> (u8, String) + Sync),
+) -> Result<Part, ClusterError> {
+    let (me, peers) = (worker.index(), worker.peers());
+    let words = compiled.words();
+    let mut part = Part {
+        me,
+        peers,
+        words,
+        arena: Vec::new(),
+        initial: Vec::new(),
+        deadlock: Vec::new(),
+        choices: Vec::new(),
+        row: vec![0],
+        to: Vec::new(),
+        prob: Vec::new(),
+        totals: Totals::default(),
+        peak_process_bytes: 0,
+    };
+    let mut table: HashTable<u32> = HashTable::new();
+    let mut requests = Channel::<Request>::new(worker);
+    let mut replies = Channel::<Reply>::new(worker);
+    let mut status = Gather::<Status>::new(worker);
+    let mut stepper = compiled.stepper(program);
+    let mut expansion = Expansion::default();
+
+    for (i, s) in compiled.initial().chunks_exact(words).enumerate() {
+        let h = Compiled::hash(s);
+        if owner(h, peers) == me {
+            let (id, _) = insert(&mut part, &mut table, s, h);
+            part.initial.push((i, id));
+        }
+    }
+    let initial_count = (compiled.initial().len() / words) as u64;
+    let mut expanded = 0usize;
+    let mut error: Option<(u8, String)> = None;
+    let mut state = vec![0u64; words];
+    loop {
+        let level_end = part.arena.len() / words;
+        while expanded < level_end && error.is_none() {
+            let s = expanded as u32;
+            part.choices.push(part.row.len() - 1);
+            state.copy_from_slice(part.state(s));
+            let stays = match absorbing {
+                Some(test) => stepper
+                    .holds(test, &state, part.is_initial(s), false)
+                    .map_err(|e| fail(&ExploreError::Model(e))),
+                None => Ok(false),
+            };
+            let result = match stays {
+                Ok(true) => {
+                    part.to.push(part.gid(s));
+                    part.prob.push(1.0);
+                    part.row.push(part.to.len());
+                    Ok(())
+                }
+                Ok(false) => stepper
+                    .expand(&state, &mut expansion)
+                    .map_err(|e| fail(&e))
+                    .map(|()| {
+                        add_choices(&mut part, &mut table, &expansion, &mut requests);
+                    }),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = result {
+                error = Some(e);
+            }
+            expanded += 1;
+        }
+        // The owners number what they were asked, and answer.
+        for (from, slot, state) in requests.finish(worker) {
+            let h = Compiled::hash(&state);
+            let (id, _) = insert(&mut part, &mut table, &state, h);
+            replies.send(from as usize, (slot, part.gid(id)));
+        }
+        for (slot, gid) in replies.finish(worker) {
+            part.to[slot as usize] = gid;
+        }
+        let states = (part.arena.len() / words) as u64;
+        let mine = Status {
+            fresh: states - expanded as u64,
+            states,
+            bytes: part.bytes(table.capacity()),
+            error: error.clone(),
+        };
+        let all = status.all(worker, mine);
+        if let Some(e) = all.iter().find_map(|s| s.error.clone()) {
+            return Err(ClusterError::Failed {
+                code: e.0,
+                message: e.1,
+            });
+        }
+        let total: u64 = all.iter().map(|s| s.states).sum();
+        if total > limits.max_states {
+            return Err(ClusterError::Failed {
+                code: LIMIT,
+                message: format!(
+                    "the model has more than {} reachable states; raise --max-states to go on",
+                    limits.max_states
+                ),
+            });
+        }
+        let process = me / workers_per_process;
+        let per_process = |p: usize| -> u64 {
+            all.iter()
+                .enumerate()
+                .filter(|(w, _)| w / workers_per_process == p)
+                .map(|(_, s)| s.bytes)
+                .sum()
+        };
+        part.peak_process_bytes = part.peak_process_bytes.max(per_process(process));
+        if let Some(max) = limits.max_memory {
+            let processes = peers.div_ceil(workers_per_process);
+            if let Some(p) = (0..processes).find(|&p| per_process(p) > max) {
+                return Err(ClusterError::Failed {
+                    code: LIMIT,
+                    message: format!(
+                        "process {p} needs more than --max-memory {} bytes for its part of \
+                         the model ({} bytes so far, {total} states explored in all); \
+                         start more processes or raise --max-memory",
+                        max,
+                        per_process(p)
+                    ),
+                });
+            }
+        }
+        if all.iter().all(|s| s.fresh == 0) {
+            break;
+        }
+    }
+    drop(table);
+    part.choices.push(part.row.len() - 1);
+    shrink(&mut part);
+    let mine = Totals {
+        states: part.states() as u64,
+        transitions: part.to.len() as u64,
+        choices: (part.row.len() - 1) as u64,
+        initial: 0,
+        deadlocks: part.deadlock.iter().filter(|&&d| d).count() as u64,
+    };
+    let mut sizes = Gather::<Totals>::new(worker);
+    let all = sizes.all(worker, mine);
+    part.totals = all.iter().fold(
+        Totals {
+            initial: initial_count,
+            ..Totals::default()
+        },
+        |a, t| Totals {
+            states: a.states + t.states,
+            transitions: a.transitions + t.transitions,
+            choices: a.choices + t.choices,
+            initial: a.initial,
+            deadlocks: a.deadlocks + t.deadlocks,
+        },
+    );
+    Ok(part)
+}
+
+/// The local id of `state`, added if new (then `true`).
+fn insert(part: &mut Part, table: &mut HashTable<u32>, state: &[u64], h: u64) -> (u32, bool) {
+    let words = part.words;
+    let arena = &part.arena;
+    let same = |&id: &u32| &arena[id as usize * words..(id as usize + 1) * words] == state;
+    if let Some(&id) = table.find(h, same) {
+        return (id, false);
+    }
+    let id = (part.arena.len() / words) as u32;
+    part.arena.extend_from_slice(state);
+    part.deadlock.push(false);
+    let arena = &part.arena;
+    table.insert_unique(h, id, |&id| {
+        Compiled::hash(&arena[id as usize * words..(id as usize + 1) * words])
+    });
+    (id, true)
+}
+
+/// The choices of the state just expanded: targets owned here resolved at once, the
+/// others asked of their owners.
+fn add_choices(
+    part: &mut Part,
+    table: &mut HashTable<u32>,
+    expansion: &Expansion,
+    requests: &mut Channel<Request>,
+) {
+    let words = part.words;
+    let s = part.choices.len() - 1;
+    if expansion.deadlock {
+        part.deadlock[s] = true;
+    }
+    let mut t = 0;
+    for &end in &expansion.choice_end {
+        while t < end {
+            let target = &expansion.targets[t * words..(t + 1) * words];
+            let h = Compiled::hash(target);
+            let o = owner(h, part.peers);
+            if o == part.me {
+                let (id, _) = insert(part, table, target, h);
+                part.to.push(part.gid(id));
+            } else {
+                requests.send(o, (part.me as u32, part.to.len() as u64, target.to_vec()));
+                part.to.push(u64::MAX);
+            }
+            part.prob.push(expansion.probs[t]);
+            t += 1;
+        }
+        part.row.push(part.to.len());
+    }
+}
+
+fn shrink(part: &mut Part) {
+    part.arena.shrink_to_fit();
+    part.deadlock.shrink_to_fit();
+    part.choices.shrink_to_fit();
+    part.row.shrink_to_fit();
+    part.to.shrink_to_fit();
+    part.prob.shrink_to_fit();
+}

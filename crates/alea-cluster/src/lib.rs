@@ -56,6 +56,9 @@ pub enum ClusterError {
     /// The computation failed: the same message on every process.
     #[error("{0}")]
     Work(String),
+    /// The check failed as the command line reports it: its exit status and message.
+    #[error("{message}")]
+    Failed { code: u8, message: String },
     #[error("internal error in a worker: {0}")]
     Internal(String),
 }

@@ -384,8 +384,14 @@ fn install_hook() {
             if message.contains("MergeQueue poisoned")
                 || message.contains("Send thread panic")
                 || message.contains("Recv thread panic")
+                || message == crate::round::ABORTED
             {
+                crate::round::abort();
                 return;
+            }
+            // A fault of alea's own in a worker: the others of this process stop too.
+            if name.starts_with("timely:work") {
+                crate::round::abort();
             }
             previous(info);
         }));

@@ -1,1 +1,734 @@
-//! placeholder
+//! The engine's questions on a partitioned model: the graph analysis that decides the
+//! states of value 0, 1 or infinity, then sound interval iteration, every sweep a round.
+//!
+//! Each worker holds its states' rows with targets renumbered into one local index
+//! space: its own states first, then a copy ("ghost") of each other worker's state that
+//! one of its transitions reaches. Before a sweep, each worker sends every other the
+//! current values of the states that worker copies, in an order agreed once, so a sweep
+//! ships one number (or a pair) per crossing target, not per transition.
+//!
+//! Why the bounds hold is as in the engine's own interval iteration: the Bellman operator
+//! is monotone, lower bounds start below the value and upper bounds above, every result
+//! is rounded outward (a relative margin covering the roundings of the sums and products
+//! and one unit in the last place of each probability), and a state may use the newest
+//! values of its own partition (in place) since any bounds will do. Upper bounds of
+//! probabilities start at 1; those of expected rewards are guessed just above the lower
+//! bounds and kept only once a sweep maps them at or below themselves everywhere
+//! (optimistic value iteration), which proves them above the least fixed point.
+//!
+//! End components. The engine collapses them; here they are detected instead, and a
+//! question that needs the collapse is refused with the reason: the greatest
+//! probability when a strategy can keep the process forever among the undecided states,
+//! and the least expected reward when it can do so at no cost. (The least probability
+//! and the greatest reward need no collapse once the graph analysis is done: such a
+//! strategy would give those states the value 0, or infinity.)
+
+use std::ops::Range;
+
+use alea_core::sparse::{midpoint, Goal, UNIT};
+use serde::{Deserialize, Serialize};
+use timely::worker::Worker;
+
+use crate::explore::{Part, LIMIT};
+use crate::round::{Channel, Gather};
+use crate::ClusterError;
+
+/// Sweeps before a question is given up.
+pub const MAX_SWEEPS: u64 = 1_000_000;
+/// Sweeps that test a guess of the upper bounds before it is dropped.
+const CERTIFY_SWEEPS: u64 = 64;
+
+/// The graph of one worker's part, targets renumbered (ghosts after the own states).
+pub struct Topology {
+    pub n: usize,
+    ghosts: usize,
+    choices: Vec<usize>,
+    row: Vec<usize>,
+    to: Vec<u32>,
+    prob: Vec<f64>,
+    /// For each worker, the own states whose values it copies, in its order.
+    exports: Vec<Vec<u32>>,
+    /// For each worker, where the copies of its states are.
+    imports: Vec<Range<usize>>,
+    me: usize,
+}
+
+impl Topology {
+    /// The number of local values: own states and ghosts.
+    pub fn len(&self) -> usize {
+        self.n + self.ghosts
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    #[inline]
+    fn choices_of(&self, s: usize) -> Range<usize> {
+        self.choices[s]..self.choices[s + 1]
+    }
+
+    #[inline]
+    fn row_of(&self, c: usize) -> Range<usize> {
+        self.row[c]..self.row[c + 1]
+    }
+
+    /// Bytes held by the topology.
+    pub fn bytes(&self) -> u64 {
+        (self.choices.capacity() * 8
+            + self.row.capacity() * 8
+            + self.to.capacity() * 4
+            + self.prob.capacity() * 8
+            + self.exports.iter().map(|e| e.capacity() * 4).sum::<usize>()) as u64
+    }
+}
+
+/// What a sweep tells every worker.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+struct Sweep {
+    changed: bool,
+    /// The largest error of a midpoint among undecided states.
+    worst: f64,
+    /// Every upper bound was mapped at or below itself.
+    closed: bool,
+    /// An upper bound fell below its lower bound (a guess too low).
+    crossed: bool,
+    /// The largest rise of a lower bound, relative above 1.
+    moved: f64,
+}
+
+/// The topology and the channels its rounds use.
+pub struct Graph {
+    pub topo: Topology,
+    values: Channel<(u32, Vec<f64>)>,
+    sweeps: Gather<Sweep>,
+}
+
+/// How a state's value stands.
+pub const OPEN: u8 = 0;
+pub const FIXED: u8 = 1;
+pub const INFINITE: u8 = 2;
+
+/// Every state's bounds and how they were found.
+pub struct Bounds {
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
+    pub class: Vec<u8>,
+    /// The largest error of a midpoint over all workers' states.
+    pub error_bound: f64,
+    pub sweeps: u64,
+}
+
+impl Bounds {
+    /// The value of local state `s` with its error bound and whether it is known exactly.
+    pub fn value(&self, s: usize) -> (f64, f64, bool) {
+        match self.class[s] {
+            INFINITE => (f64::INFINITY, 0.0, true),
+            FIXED => (self.lo[s], 0.0, true),
+            _ if self.lo[s] == self.hi[s] => (self.lo[s], 0.0, true),
+            _ => {
+                let (mid, _) = midpoint(self.lo[s], self.hi[s]);
+                (mid, self.error_bound * mid.abs().max(1.0), false)
+            }
+        }
+    }
+}
+
+impl Graph {
+    /// Renumbers the part's targets: every worker tells each owner which of its states it
+    /// copies (one round).
+    pub fn new(worker: &mut Worker, part: &mut Part) -> Graph {
+        let (me, peers) = (part.me, part.peers);
+        let n = part.states();
+        let to = std::mem::take(&mut part.to);
+        // The other workers' states reached, by owner and then local id.
+        let key = |g: u64| (g % peers as u64, g / peers as u64);
+        let mut needed: Vec<u64> = to
+            .iter()
+            .copied()
+            .filter(|&g| (g % peers as u64) as usize != me)
+            .collect();
+        needed.sort_unstable_by_key(|&g| key(g));
+        needed.dedup();
+        let mut imports = vec![0..0; peers];
+        let mut ask = Channel::<(u32, Vec<u32>)>::new(worker);
+        let mut i = 0;
+        while i < needed.len() {
+            let o = (needed[i] % peers as u64) as usize;
+            let mut j = i;
+            while j < needed.len() && (needed[j] % peers as u64) as usize == o {
+                j += 1;
+            }
+            let locals = needed[i..j]
+                .iter()
+                .map(|&g| (g / peers as u64) as u32)
+                .collect();
+            ask.send(o, (me as u32, locals));
+            imports[o] = n + i..n + j;
+            i = j;
+        }
+        let mut exports = vec![Vec::new(); peers];
+        for (from, locals) in ask.finish(worker) {
+            exports[from as usize] = locals;
+        }
+        let local: Vec<u32> = to
+            .iter()
+            .map(|&g| {
+                if (g % peers as u64) as usize == me {
+                    (g / peers as u64) as u32
+                } else {
+                    let at = needed
+                        .binary_search_by_key(&key(g), |&h| key(h))
+                        .expect("every crossing target is a ghost");
+                    (n + at) as u32
+                }
+            })
+            .collect();
+        drop(to);
+        let topo = Topology {
+            n,
+            ghosts: needed.len(),
+            choices: std::mem::take(&mut part.choices),
+            row: std::mem::take(&mut part.row),
+            to: local,
+            prob: std::mem::take(&mut part.prob),
+            exports,
+            imports,
+            me,
+        };
+        Graph {
+            topo,
+            values: Channel::new(worker),
+            sweeps: Gather::new(worker),
+        }
+    }
+
+    /// Brings the ghosts of `x` (`stride` numbers per state) up to date.
+    fn share(&mut self, worker: &mut Worker, x: &mut [f64], stride: usize) {
+        let t = &self.topo;
+        for (w, states) in t.exports.iter().enumerate() {
+            if w == t.me || states.is_empty() {
+                continue;
+            }
+            let mut buf = Vec::with_capacity(states.len() * stride);
+            for &s in states {
+                let s = s as usize * stride;
+                buf.extend_from_slice(&x[s..s + stride]);
+            }
+            self.values.send(w, (t.me as u32, buf));
+        }
+        for (from, buf) in self.values.finish(worker) {
+            let r = &t.imports[from as usize];
+            x[r.start * stride..r.end * stride].copy_from_slice(&buf);
+        }
+    }
+
+    fn sweep(&mut self, worker: &mut Worker, mine: Sweep) -> Sweep {
+        let all = self.sweeps.all(worker, mine);
+        all.iter().fold(
+            Sweep {
+                closed: true,
+                ..Sweep::default()
+            },
+            |a, s| Sweep {
+                changed: a.changed || s.changed,
+                worst: a.worst.max(s.worst),
+                closed: a.closed && s.closed,
+                crossed: a.crossed || s.crossed,
+                moved: a.moved.max(s.moved),
+            },
+        )
+    }
+
+    /// A set of states grown (least fixed point) or shrunk (greatest) until no state
+    /// changes anywhere: `x` holds 1 or 0 per local value; `rule(s, x)` is the new truth of
+    /// own state `s`, asked only of states that may change (false ones when growing).
+    fn fixpoint(
+        &mut self,
+        worker: &mut Worker,
+        x: &mut [f64],
+        grow: bool,
+        rule: impl Fn(&Topology, usize, &[f64]) -> bool,
+    ) {
+        loop {
+            self.share(worker, x, 1);
+            let mut changed = false;
+            for s in 0..self.topo.n {
+                if (x[s] == 1.0) != grow && rule(&self.topo, s, x) == grow {
+                    x[s] = if grow { 1.0 } else { 0.0 };
+                    changed = true;
+                }
+            }
+            let all = self.sweep(
+                worker,
+                Sweep {
+                    changed,
+                    ..Sweep::default()
+                },
+            );
+            if !all.changed {
+                return;
+            }
+        }
+    }
+
+    /// The states that reach a state of `seed` through states of `through`, over some
+    /// choice (`every_choice`: whatever the choices) with positive probability.
+    fn reach(
+        &mut self,
+        worker: &mut Worker,
+        seed: &[bool],
+        through: &[bool],
+        every_choice: bool,
+    ) -> Vec<bool> {
+        let mut x = vec![0.0; self.topo.len()];
+        for s in 0..self.topo.n {
+            x[s] = seed[s] as u8 as f64;
+        }
+        self.fixpoint(worker, &mut x, true, |t, s, x| {
+            if !through[s] {
+                return false;
+            }
+            let reaches = |c: usize| t.row_of(c).any(|i| x[t.to[i] as usize] == 1.0);
+            if every_choice {
+                t.choices_of(s).all(reaches)
+            } else {
+                t.choices_of(s).any(reaches)
+            }
+        });
+        x[..self.topo.n].iter().map(|&v| v == 1.0).collect()
+    }
+
+    /// Whether some strategy can keep the process forever among the states of `inside`
+    /// using only the choices `allowed` allows: the greatest set in which each state has
+    /// such a choice with every transition staying in the set is not empty.
+    fn can_stay(
+        &mut self,
+        worker: &mut Worker,
+        inside: &[bool],
+        allowed: impl Fn(usize) -> bool,
+    ) -> bool {
+        let mut x = vec![0.0; self.topo.len()];
+        for s in 0..self.topo.n {
+            x[s] = inside[s] as u8 as f64;
+        }
+        self.fixpoint(worker, &mut x, false, |t, s, x| {
+            t.choices_of(s)
+                .any(|c| allowed(c) && t.row_of(c).all(|i| x[t.to[i] as usize] == 1.0))
+        });
+        let mine = x[..self.topo.n].contains(&1.0);
+        self.sweep(
+            worker,
+            Sweep {
+                changed: mine,
+                ..Sweep::default()
+            },
+        )
+        .changed
+    }
+
+    /// The states from which some strategy reaches `target` with probability 1 (the
+    /// engine's nested fixed point: the largest set from which a choice stays in the set
+    /// and moves closer to the target).
+    fn almost_surely_some(&mut self, worker: &mut Worker, target: &[bool]) -> Vec<bool> {
+        let len = self.topo.len();
+        let mut y = vec![1.0; len];
+        loop {
+            self.share(worker, &mut y, 1);
+            let mut x = vec![0.0; len];
+            for s in 0..self.topo.n {
+                x[s] = target[s] as u8 as f64;
+            }
+            let yy = &y;
+            self.fixpoint(worker, &mut x, true, |t, s, x| {
+                yy[s] == 1.0
+                    && t.choices_of(s).any(|c| {
+                        t.row_of(c).all(|i| yy[t.to[i] as usize] == 1.0)
+                            && t.row_of(c).any(|i| x[t.to[i] as usize] == 1.0)
+                    })
+            });
+            let changed = (0..self.topo.n).any(|s| x[s] != y[s]);
+            y[..self.topo.n].copy_from_slice(&x[..self.topo.n]);
+            let all = self.sweep(
+                worker,
+                Sweep {
+                    changed,
+                    ..Sweep::default()
+                },
+            );
+            if !all.changed {
+                return y[..self.topo.n].iter().map(|&v| v == 1.0).collect();
+            }
+        }
+    }
+}
+
+/// Rewards of the own states and of their choices (empty: none).
+#[derive(Default)]
+pub struct Rewards {
+    pub state: Vec<f64>,
+    pub choice: Vec<f64>,
+}
+
+/// What a question needs beyond the graph.
+pub struct Question<'a> {
+    /// `None` in a Markov chain (one choice per state).
+    pub goal: Option<Goal>,
+    pub precision: f64,
+    /// Whether the model is a Markov chain: its end components need no strategy.
+    pub mdp: bool,
+    pub rewards: Option<&'a Rewards>,
+}
+
+fn refuse(message: &str) -> ClusterError {
+    ClusterError::Failed {
+        code: 1,
+        message: message.into(),
+    }
+}
+
+/// The probability of `stay U target` in every own state.
+pub fn until(
+    worker: &mut Worker,
+    g: &mut Graph,
+    q: &Question,
+    stay: &[bool],
+    target: &[bool],
+) -> Result<Bounds, ClusterError> {
+    let n = g.topo.n;
+    let goal = q.goal.unwrap_or(Goal::Max);
+    let through: Vec<bool> = (0..n).map(|s| stay[s] && !target[s]).collect();
+    // A state that cannot reach the target (whatever the choices, for the least) is
+    // worth 0.
+    let reaches = g.reach(worker, target, &through, goal == Goal::Min);
+    let mut class = vec![FIXED; n];
+    let mut lo = vec![0.0; g.topo.len()];
+    let mut hi = vec![0.0; g.topo.len()];
+    for s in 0..n {
+        if target[s] {
+            lo[s] = 1.0;
+            hi[s] = 1.0;
+        } else if through[s] && reaches[s] {
+            class[s] = OPEN;
+            hi[s] = 1.0;
+        }
+    }
+    if q.mdp && goal == Goal::Max {
+        let open: Vec<bool> = class.iter().map(|&c| c == OPEN).collect();
+        if g.can_stay(worker, &open, |_| true) {
+            return Err(refuse(
+                "the greatest probability here needs end components collapsed (a \
+                 strategy can keep the process forever among states of undecided value), \
+                 which a cluster does not do yet; check this property without --cluster",
+            ));
+        }
+    }
+    iterate(worker, g, q, goal, class, lo, hi, false)
+}
+
+/// The expected reward gathered until `target`, in every own state.
+pub fn reach_reward(
+    worker: &mut Worker,
+    g: &mut Graph,
+    q: &Question,
+    target: &[bool],
+) -> Result<Bounds, ClusterError> {
+    let n = g.topo.n;
+    let goal = q.goal.unwrap_or(Goal::Max);
+    let outside: Vec<bool> = target.iter().map(|&t| !t).collect();
+    // Infinite where the target is missed with positive probability: by some strategy
+    // for the greatest reward (and in a chain), by every one for the least.
+    let sure: Vec<bool> = if goal == Goal::Min && q.mdp {
+        g.almost_surely_some(worker, target)
+    } else {
+        let positive = g.reach(worker, target, &outside, q.mdp);
+        let zero: Vec<bool> = positive.iter().map(|&p| !p).collect();
+        let missing = g.reach(worker, &zero, &outside, false);
+        missing.iter().map(|&m| !m).collect()
+    };
+    let mut class = vec![FIXED; n];
+    let mut lo = vec![0.0; g.topo.len()];
+    let hi = vec![0.0; g.topo.len()];
+    for s in 0..n {
+        if !target[s] {
+            if sure[s] {
+                class[s] = OPEN;
+            } else {
+                class[s] = INFINITE;
+                lo[s] = f64::INFINITY;
+            }
+        }
+    }
+    if q.mdp && goal == Goal::Min {
+        let r = q.rewards.expect("a reward question has rewards");
+        let free: Vec<bool> = (0..n)
+            .map(|s| class[s] == OPEN && r.state.get(s).is_none_or(|&v| v == 0.0))
+            .collect();
+        let zero_choice = |c: usize| r.choice.get(c).is_none_or(|&v| v == 0.0);
+        if g.can_stay(worker, &free, zero_choice) {
+            return Err(refuse(
+                "the least expected reward here needs end components collapsed (a \
+                 strategy can keep the process forever among states of undecided value at \
+                 no cost), which a cluster does not do yet; check this property without \
+                 --cluster",
+            ));
+        }
+    }
+    let mut hi = hi;
+    for s in 0..n {
+        hi[s] = lo[s];
+    }
+    iterate(worker, g, q, goal, class, lo, hi, true)
+}
+
+/// The bounds of one choice from the values `x` (lower and upper interleaved), its
+/// reward included, rounded outward; infinite when a transition reaches infinity.
+#[inline]
+fn choice_bounds(t: &Topology, c: usize, base: f64, x: &[f64]) -> [f64; 2] {
+    let mut sum = [base, base];
+    let mut terms = 1.0;
+    for i in t.row_of(c) {
+        let p = t.prob[i];
+        let v = t.to[i] as usize * 2;
+        sum[0] += p * x[v];
+        sum[1] += p * x[v + 1];
+        terms += 1.0;
+    }
+    if !(sum[0].is_finite() && sum[1].is_finite()) {
+        return [f64::INFINITY; 2];
+    }
+    let margin = (terms + 4.0) * UNIT * 1.0001;
+    [
+        (sum[0] * (1.0 - margin)).next_down().max(0.0),
+        (sum[1] * (1.0 + margin)).next_up(),
+    ]
+}
+
+/// Interval iteration over the open states until every midpoint is within the
+/// precision; `guess_upper` for rewards, whose upper bounds are guessed.
+#[allow(clippy::too_many_arguments)]
+fn iterate(
+    worker: &mut Worker,
+    g: &mut Graph,
+    q: &Question,
+    goal: Goal,
+    class: Vec<u8>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    guess_upper: bool,
+) -> Result<Bounds, ClusterError> {
+    let n = g.topo.n;
+    let len = g.topo.len();
+    let mut x = vec![0.0; 2 * len];
+    for s in 0..n {
+        x[2 * s] = lo[s];
+        x[2 * s + 1] = hi[s];
+    }
+    let rewards = q.rewards;
+    let base = |s: usize, c: usize| -> f64 {
+        rewards.map_or(0.0, |r| {
+            r.state.get(s).copied().unwrap_or(0.0) + r.choice.get(c).copied().unwrap_or(0.0)
+        })
+    };
+    // Upper bounds of rewards: certified once a sweep maps them at or below themselves.
+    let mut certified = !guess_upper;
+    let mut guessed = false;
+    let mut sweeps = 0u64;
+    let mut next_guess = 8u64;
+    let mut guessed_at = 0u64;
+    loop {
+        sweeps += 1;
+        if sweeps > MAX_SWEEPS {
+            return Err(ClusterError::Failed {
+                code: LIMIT,
+                message: format!(
+                    "the bounds did not meet within {MAX_SWEEPS} sweeps; ask for a larger \
+                     --precision"
+                ),
+            });
+        }
+        g.share(worker, &mut x, 2);
+        let t = &g.topo;
+        let mut mine = Sweep {
+            closed: true,
+            ..Sweep::default()
+        };
+        for s in 0..n {
+            if class[s] != OPEN {
+                continue;
+            }
+            let mut best: Option<[f64; 2]> = None;
+            for c in t.choices_of(s) {
+                let b = choice_bounds(t, c, base(s, c), &x);
+                best = Some(match best {
+                    None => b,
+                    Some(a) => match goal {
+                        Goal::Max => [a[0].max(b[0]), a[1].max(b[1])],
+                        Goal::Min => [a[0].min(b[0]), a[1].min(b[1])],
+                    },
+                });
+            }
+            let [mut l, mut h] = best.expect("every state has a choice");
+            let (old_l, old_h) = (x[2 * s], x[2 * s + 1]);
+            l = l.max(old_l);
+            if !guess_upper {
+                h = h.min(1.0);
+            }
+            if certified || !guessed {
+                h = h.min(old_h);
+            } else if h > old_h {
+                mine.closed = false;
+            }
+            if guessed && h < l {
+                mine.crossed = true;
+            }
+            mine.moved = mine.moved.max((l - old_l) / l.max(1.0));
+            x[2 * s] = l;
+            x[2 * s + 1] = h.max(l);
+            if certified {
+                mine.worst = mine.worst.max(midpoint(l, h.max(l)).1);
+            }
+        }
+        let all = g.sweep(worker, mine);
+        if certified {
+            if all.worst <= q.precision {
+                break;
+            }
+            continue;
+        }
+        if guessed {
+            if all.closed && !all.crossed {
+                certified = true;
+                continue;
+            }
+            // A guess below the values, or one not proven in time, is dropped; the
+            // next comes after twice as many sweeps.
+            if all.crossed || sweeps - guessed_at > CERTIFY_SWEEPS {
+                guessed = false;
+                for s in 0..n {
+                    x[2 * s + 1] = x[2 * s];
+                }
+            }
+        }
+        // A guess once the lower bounds barely move: just above them.
+        if !guessed && sweeps >= next_guess && all.moved <= q.precision {
+            for s in 0..n {
+                if class[s] == OPEN {
+                    let l = x[2 * s];
+                    x[2 * s + 1] = l + q.precision * l.max(1.0);
+                }
+            }
+            guessed = true;
+            guessed_at = sweeps;
+            next_guess = sweeps * 2;
+        }
+    }
+    let mut out = Bounds {
+        lo: Vec::with_capacity(n),
+        hi: Vec::with_capacity(n),
+        class,
+        error_bound: 0.0,
+        sweeps,
+    };
+    for s in 0..n {
+        out.lo.push(x[2 * s]);
+        out.hi.push(x[2 * s + 1]);
+    }
+    let mine = (0..n)
+        .filter(|&s| out.class[s] == OPEN)
+        .map(|s| midpoint(out.lo[s], out.hi[s]).1)
+        .fold(0.0, f64::max);
+    out.error_bound = g
+        .sweep(
+            worker,
+            Sweep {
+                worst: mine,
+                ..Sweep::default()
+            },
+        )
+        .worst;
+    Ok(out)
+}
+
+/// `steps` steps of the Bellman operator from `start`, for step-bounded questions: the
+/// probability of `stay U<=k target` or the reward gathered in `k` steps.
+pub fn bounded(
+    worker: &mut Worker,
+    g: &mut Graph,
+    q: &Question,
+    steps: u64,
+    fixed: &[Option<f64>],
+) -> Result<Bounds, ClusterError> {
+    let n = g.topo.n;
+    let len = g.topo.len();
+    let goal = q.goal.unwrap_or(Goal::Max);
+    let mut x = vec![0.0; 2 * len];
+    for s in 0..n {
+        if let Some(v) = fixed[s] {
+            x[2 * s] = v;
+            x[2 * s + 1] = v;
+        }
+    }
+    let rewards = q.rewards;
+    let base = |s: usize, c: usize| -> f64 {
+        rewards.map_or(0.0, |r| {
+            r.state.get(s).copied().unwrap_or(0.0) + r.choice.get(c).copied().unwrap_or(0.0)
+        })
+    };
+    let mut next = vec![0.0; 2 * n];
+    for _ in 0..steps {
+        g.share(worker, &mut x, 2);
+        let t = &g.topo;
+        for s in 0..n {
+            if let Some(v) = fixed[s] {
+                next[2 * s] = v;
+                next[2 * s + 1] = v;
+                continue;
+            }
+            let mut best: Option<[f64; 2]> = None;
+            for c in t.choices_of(s) {
+                let b = choice_bounds(t, c, base(s, c), &x);
+                best = Some(match best {
+                    None => b,
+                    Some(a) => match goal {
+                        Goal::Max => [a[0].max(b[0]), a[1].max(b[1])],
+                        Goal::Min => [a[0].min(b[0]), a[1].min(b[1])],
+                    },
+                });
+            }
+            let [l, h] = best.expect("every state has a choice");
+            next[2 * s] = l;
+            next[2 * s + 1] = if rewards.is_none() { h.min(1.0) } else { h };
+        }
+        // Steps are taken together (Jacobi): step k must read the values of step k - 1.
+        x[..2 * n].copy_from_slice(&next);
+    }
+    let mut out = Bounds {
+        lo: Vec::with_capacity(n),
+        hi: Vec::with_capacity(n),
+        class: fixed
+            .iter()
+            .map(|f| if f.is_some() { FIXED } else { OPEN })
+            .collect(),
+        error_bound: 0.0,
+        sweeps: steps,
+    };
+    for s in 0..n {
+        out.lo.push(x[2 * s]);
+        out.hi.push(x[2 * s + 1]);
+    }
+    let mine = (0..n)
+        .filter(|&s| out.class[s] == OPEN)
+        .map(|s| midpoint(out.lo[s], out.hi[s]).1)
+        .fold(0.0, f64::max);
+    out.error_bound = g
+        .sweep(
+            worker,
+            Sweep {
+                worst: mine,
+                ..Sweep::default()
+            },
+        )
+        .worst;
+    Ok(out)
+}

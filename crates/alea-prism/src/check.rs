@@ -229,6 +229,67 @@ pub fn check(
     }
 }
 
+/// A property as a question for a checker that keeps the model elsewhere (alea's
+/// cluster), with the bound its values are judged against.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub question: Question,
+    pub bound: Option<(Rel, Exact)>,
+    pub span: Span,
+}
+
+/// The plan of `property`: a query, with or without a bound. A filter needs the values of
+/// all states in one place, so it is refused with the reason.
+pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Plan> {
+    match property {
+        Property::Query {
+            op,
+            path,
+            span,
+            bound,
+        } => {
+            let (op, bound) = match bound {
+                None => (op.clone(), None),
+                Some(b) => (
+                    bounded_goal(program, op, b.rel),
+                    Some((b.rel, scope.threshold(&b.threshold)?)),
+                ),
+            };
+            Ok(Plan {
+                question: question(program, scope, (&op, path, *span))?,
+                bound,
+                span: *span,
+            })
+        }
+        Property::Filter { span, .. } => Err(Error::new(
+            *span,
+            "a filter reduces the values of all states, which a cluster keeps apart; \
+             check it without --cluster, or ask for the value of the initial state",
+        )
+        .into()),
+    }
+}
+
+/// The answer of a plan from the values of the initial states, each with whether it is
+/// known exactly: as [`check`] gives it.
+pub fn conclude(plan: &Plan, initial: Vec<(Number, bool)>) -> Result<Checked> {
+    match &plan.bound {
+        None => Ok(Checked {
+            value: at_initial_values(initial.into_iter().map(|(n, _)| n).collect(), plan.span)?,
+            solved: None,
+            holds: None,
+        }),
+        Some((rel, threshold)) => {
+            let (value, holds) = judge_values(initial, *rel, threshold, plan.span)?;
+            Ok(Checked {
+                value,
+                solved: None,
+                holds: Some(holds),
+            })
+        }
+    }
+}
+
 /// The query of a bound: in an mdp, one without `min` or `max` must hold whatever the
 /// choices, so a lower bound (`>=`) is on the least value and an upper bound on the
 /// greatest (as PRISM reads it).
@@ -258,18 +319,37 @@ fn judge(
     threshold: &Exact,
     span: Span,
 ) -> Result<(Number, bool)> {
-    // Each initial state's value and whether it meets the bound (`None`: too close).
-    let judged: Vec<(Number, Option<bool>)> = explored
+    judge_values(initial_values(explored, solved), rel, threshold, span)
+}
+
+/// Each initial state's value, and whether it is known exactly.
+fn initial_values(explored: &Explored, solved: &Solved) -> Vec<(Number, bool)> {
+    explored
         .sparse
         .initial
         .iter()
         .map(|&s| {
             let s = s as usize;
-            let value = value_of(solved, s);
             let pinned = match &solved.values {
                 StateValues::Float(a) => a.pinned[s],
                 StateValues::Exact(_) => true,
             };
+            (value_of(solved, s), pinned)
+        })
+        .collect()
+}
+
+/// [`judge`] over the initial states' values.
+fn judge_values(
+    values: Vec<(Number, bool)>,
+    rel: Rel,
+    threshold: &Exact,
+    span: Span,
+) -> Result<(Number, bool)> {
+    // Each initial state's value and whether it meets the bound (`None`: too close).
+    let judged: Vec<(Number, Option<bool>)> = values
+        .into_iter()
+        .map(|(value, pinned)| {
             let meets = decide(&value, pinned, rel, threshold);
             (value, meets)
         })
@@ -350,21 +430,21 @@ fn decide(value: &Number, pinned: bool, rel: Rel, threshold: &Exact) -> Option<b
 
 /// The value of a query in the initial state; several initial states must agree.
 fn at_initial(explored: &Explored, solved: &Solved, span: Span) -> Result<Number> {
-    let initial = &explored.sparse.initial;
-    let first = value_of(solved, initial[0] as usize);
-    if initial.len() == 1 {
+    let values = initial_values(explored, solved);
+    at_initial_values(values.into_iter().map(|(n, _)| n).collect(), span)
+}
+
+/// [`at_initial`] over the initial states' values.
+fn at_initial_values(numbers: Vec<Number>, span: Span) -> Result<Number> {
+    let first = numbers[0].clone();
+    if numbers.len() == 1 {
         return Ok(first);
     }
-    let same = initial
-        .iter()
-        .all(|&s| same_value(&value_of(solved, s as usize), &first));
-    if same {
+    if numbers.iter().all(|n| same_value(n, &first)) {
         return Ok(first);
     }
-    let values: Vec<f64> = initial
-        .iter()
-        .map(|&s| value_of(solved, s as usize).to_f64())
-        .collect();
+    let initial = &numbers;
+    let values: Vec<f64> = numbers.iter().map(Number::to_f64).collect();
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     Err(Error::new(
@@ -546,17 +626,50 @@ fn goal_of(program: &Program, opt: Opt, span: Span, what: &str) -> Result<Option
     }
 }
 
-fn solve_query(
+/// What a query asks of the model, checked against the program: the engine's question,
+/// its formulas resolved, before any state is looked at. A checker that keeps the model
+/// elsewhere (alea's cluster) answers it too.
+#[derive(Clone, Debug)]
+pub enum Question {
+    /// The probability of `stay U target` (`None`: stay anywhere), within `steps` if given.
+    Until {
+        goal: Option<Goal>,
+        stay: Option<Ex>,
+        target: Ex,
+        steps: Option<u64>,
+    },
+    /// The expected reward (`None`: one per step) gathered until `target`.
+    Reach {
+        goal: Option<Goal>,
+        reward: Option<usize>,
+        target: Ex,
+    },
+    /// The expected reward gathered in `steps` steps.
+    Cumulative {
+        goal: Option<Goal>,
+        reward: Option<usize>,
+        steps: u64,
+    },
+}
+
+impl Question {
+    /// Whether choices minimise or maximise; `None` in a Markov chain.
+    pub fn goal(&self) -> Option<Goal> {
+        match self {
+            Question::Until { goal, .. }
+            | Question::Reach { goal, .. }
+            | Question::Cumulative { goal, .. } => *goal,
+        }
+    }
+}
+
+/// The question of a query, or why it cannot be asked of this program.
+pub fn question(
     program: &Program,
-    explored: &Explored,
     scope: &Scope,
     (op, path, span): (&Query, &Path, Span),
-    settings: &Settings,
-) -> Result<Solved> {
+) -> Result<Question> {
     let span = &span;
-    let m = &explored.sparse;
-    let n = m.states();
-    let all = || vec![true; n];
     let step_bound = |e: &crate::ast::Expr| -> Result<u64> {
         let k = scope.int_value(e)?;
         u64::try_from(k).map_err(|_| {
@@ -570,14 +683,12 @@ fn solve_query(
         Query::Probability(opt) => {
             let goal = goal_of(program, *opt, *span, "P")?;
             let (stay, target, bound) = match path {
-                Path::Eventually { bound, target } => (
-                    all(),
-                    explored.states_where(&scope.state_formula(target)?)?,
-                    bound.as_ref(),
-                ),
+                Path::Eventually { bound, target } => {
+                    (None, scope.state_formula(target)?, bound.as_ref())
+                }
                 Path::Until { left, right, bound } => (
-                    explored.states_where(&scope.state_formula(left)?)?,
-                    explored.states_where(&scope.state_formula(right)?)?,
+                    Some(scope.state_formula(left)?),
+                    scope.state_formula(right)?,
                     bound.as_ref(),
                 ),
                 Path::Cumulative { .. } => {
@@ -588,66 +699,31 @@ fn solve_query(
                     .into())
                 }
             };
-            let g = goal.unwrap_or(Goal::Max);
-            let fixed: Vec<bool> = (0..n).map(|s| target[s] || !stay[s]).collect();
-            let values = match (bound, settings.exact) {
-                (Some(k), false) => {
-                    StateValues::Float(sparse::bounded_until(m, g, &stay, &target, step_bound(k)?)?)
-                }
-                (Some(k), true) => StateValues::Exact(sparse::bounded_until_exact(
-                    m,
-                    g,
-                    &stay,
-                    &target,
-                    step_bound(k)?,
-                )?),
-                (None, false) => {
-                    StateValues::Float(sparse::until(m, g, &stay, &target, settings.precision)?)
-                }
-                (None, true) => StateValues::Exact(sparse::until_exact(m, g, &stay, &target)?),
-            };
-            Ok(Solved {
-                values,
+            let steps = bound.map(step_bound).transpose()?;
+            Ok(Question::Until {
                 goal,
-                rewards: None,
-                fixed,
+                stay,
+                target,
+                steps,
             })
         }
         Query::Reward(_, opt) | Query::Time(opt) => {
-            let (name, index) = match op {
+            let (name, reward) = match op {
                 Query::Reward(reference, _) => {
                     ("R", Some(scope.reward_index_at(reference, *span)?))
                 }
                 _ => ("T", None),
             };
             let goal = goal_of(program, *opt, *span, name)?;
-            let g = goal.unwrap_or(Goal::Max);
-            let rewards = reward_vectors(program, explored, index, settings.exact)?;
             match path {
                 Path::Eventually {
                     bound: None,
                     target,
-                } => {
-                    let target = explored.states_where(&scope.state_formula(target)?)?;
-                    let values = match &rewards {
-                        Gathered::Float(r) => StateValues::Float(sparse::reach_reward(
-                            m,
-                            g,
-                            &target,
-                            r,
-                            settings.precision,
-                        )?),
-                        Gathered::Exact(r) => {
-                            StateValues::Exact(sparse::reach_reward_exact(m, g, &target, r)?)
-                        }
-                    };
-                    Ok(Solved {
-                        values,
-                        goal,
-                        rewards: Some(rewards),
-                        fixed: target,
-                    })
-                }
+                } => Ok(Question::Reach {
+                    goal,
+                    reward,
+                    target: scope.state_formula(target)?,
+                }),
                 Path::Cumulative { bound } => {
                     if matches!(op, Query::Time(_)) {
                         return Err(Error::new(
@@ -656,20 +732,10 @@ fn solve_query(
                         )
                         .into());
                     }
-                    let k = step_bound(bound)?;
-                    let values = match &rewards {
-                        Gathered::Float(r) => {
-                            StateValues::Float(sparse::cumulative_reward(m, g, r, k)?)
-                        }
-                        Gathered::Exact(r) => {
-                            StateValues::Exact(sparse::cumulative_reward_exact(m, g, r, k)?)
-                        }
-                    };
-                    Ok(Solved {
-                        values,
+                    Ok(Question::Cumulative {
                         goal,
-                        rewards: Some(rewards),
-                        fixed: vec![false; n],
+                        reward,
+                        steps: step_bound(bound)?,
                     })
                 }
                 Path::Eventually { bound: Some(b), .. } => Err(Error::new(
@@ -683,6 +749,88 @@ fn solve_query(
                 )
                 .into()),
             }
+        }
+    }
+}
+
+fn solve_query(
+    program: &Program,
+    explored: &Explored,
+    scope: &Scope,
+    query: (&Query, &Path, Span),
+    settings: &Settings,
+) -> Result<Solved> {
+    let m = &explored.sparse;
+    let n = m.states();
+    let question = question(program, scope, query)?;
+    let goal = question.goal();
+    let g = goal.unwrap_or(Goal::Max);
+    match question {
+        Question::Until {
+            stay,
+            target,
+            steps,
+            ..
+        } => {
+            let stay = match &stay {
+                Some(ex) => explored.states_where(ex)?,
+                None => vec![true; n],
+            };
+            let target = explored.states_where(&target)?;
+            let fixed: Vec<bool> = (0..n).map(|s| target[s] || !stay[s]).collect();
+            let values = match (steps, settings.exact) {
+                (Some(k), false) => {
+                    StateValues::Float(sparse::bounded_until(m, g, &stay, &target, k)?)
+                }
+                (Some(k), true) => {
+                    StateValues::Exact(sparse::bounded_until_exact(m, g, &stay, &target, k)?)
+                }
+                (None, false) => {
+                    StateValues::Float(sparse::until(m, g, &stay, &target, settings.precision)?)
+                }
+                (None, true) => StateValues::Exact(sparse::until_exact(m, g, &stay, &target)?),
+            };
+            Ok(Solved {
+                values,
+                goal,
+                rewards: None,
+                fixed,
+            })
+        }
+        Question::Reach { reward, target, .. } => {
+            let rewards = reward_vectors(program, explored, reward, settings.exact)?;
+            let target = explored.states_where(&target)?;
+            let values = match &rewards {
+                Gathered::Float(r) => {
+                    StateValues::Float(sparse::reach_reward(m, g, &target, r, settings.precision)?)
+                }
+                Gathered::Exact(r) => {
+                    StateValues::Exact(sparse::reach_reward_exact(m, g, &target, r)?)
+                }
+            };
+            Ok(Solved {
+                values,
+                goal,
+                rewards: Some(rewards),
+                fixed: target,
+            })
+        }
+        Question::Cumulative { reward, steps, .. } => {
+            let rewards = reward_vectors(program, explored, reward, settings.exact)?;
+            let values = match &rewards {
+                Gathered::Float(r) => {
+                    StateValues::Float(sparse::cumulative_reward(m, g, r, steps)?)
+                }
+                Gathered::Exact(r) => {
+                    StateValues::Exact(sparse::cumulative_reward_exact(m, g, r, steps)?)
+                }
+            };
+            Ok(Solved {
+                values,
+                goal,
+                rewards: Some(rewards),
+                fixed: vec![false; n],
+            })
         }
     }
 }

@@ -175,6 +175,20 @@ impl Failure {
     /// The failure as the command line words a failure of a text: `NAME:LINE:COL:
     /// message` and the line at fault, or `NAME: message` without a place; for other
     /// subjects the message alone.
+    /// The message a command line shows: located in its text, or naming the option
+    /// (`--const`, `--at`) or the limit to raise.
+    pub fn describe(&self) -> String {
+        match (&self.subject, self.kind) {
+            (Subject::Text(_), _) => self.located(),
+            (Subject::Constants, _) => format!("--const: {}", self.message),
+            (Subject::State, _) => format!("--at: {}", self.message),
+            (Subject::Work, Kind::Limit(Limit::MaxStates)) => {
+                format!("{}; raise --max-states to go on", self.message)
+            }
+            (Subject::Work, _) => self.message.clone(),
+        }
+    }
+
     pub fn located(&self) -> String {
         match (&self.subject, &self.place) {
             (Subject::Text(name), Some(p)) => format!(
@@ -372,6 +386,33 @@ pub struct PropertyId {
 }
 
 impl Session {
+    /// The answer a property asks for, as a question for a checker that keeps the model
+    /// elsewhere (alea's cluster).
+    pub fn plan(&self, id: PropertyId) -> Result<check::Plan, Failure> {
+        let props = &self.properties[id.text];
+        let named = &props.file.properties[id.index];
+        check::plan(&self.program, &self.scopes[id.text], &named.property).map_err(|e| match e {
+            CheckError::Property(e) | CheckError::Undecided(e) => props.source.fail(&e),
+            CheckError::Engine(e) => engine_failure(e),
+        })
+    }
+
+    /// The answer of a plan from the values of the initial states (see
+    /// [`check::conclude`]).
+    pub fn conclude(
+        &self,
+        id: PropertyId,
+        plan: &check::Plan,
+        initial: Vec<(check::Number, bool)>,
+    ) -> Result<check::Checked, Failure> {
+        let props = &self.properties[id.text];
+        check::conclude(plan, initial).map_err(|e| match e {
+            CheckError::Property(e) => props.source.fail(&e),
+            CheckError::Engine(e) => engine_failure(e),
+            CheckError::Undecided(e) => props.source.fail_as(&e, Kind::Limit(Limit::Precision)),
+        })
+    }
+
     /// Every property, in order: text by text, each text's in its order.
     pub fn property_ids(&self) -> Vec<PropertyId> {
         self.properties

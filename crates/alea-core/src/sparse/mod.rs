@@ -116,6 +116,15 @@ pub struct ExactRewards {
     pub choice: Vec<Exact>,
 }
 
+/// The midpoint of the bounds `[lo, hi]` of a value and how far it may be from a value
+/// between them, absolute up to 1 and relative above, its rounding included.
+pub fn midpoint(lo: f64, hi: f64) -> (f64, f64) {
+    interval::midpoint(lo, hi)
+}
+
+/// The unit roundoff of `f64`: one rounding errs by at most this, relatively.
+pub const UNIT: f64 = interval::UNIT;
+
 /// The answer for every state, in `f64`.
 #[derive(Clone, Debug)]
 pub struct Answer {

@@ -544,7 +544,7 @@ impl ActionList {
     }
 }
 
-struct Explorer<'a> {
+pub(crate) struct Explorer<'a> {
     program: &'a Program,
     model: &'a CModel,
     mdp: bool,
@@ -589,38 +589,8 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
     let model = CModel::new(program, interner.as_mut())?;
     let words = model.layout.words;
     let initial = super::init::initial_states(program, &model.layout)?;
-    let mut ex = Explorer {
-        program,
-        model: &model,
-        mdp: program.kind == ModelType::Mdp,
-        store: Store::new(&model.layout),
-        interner,
-        limit: options.max_states.min(u32::MAX as usize),
-        choices: Vec::new(),
-        row: vec![0],
-        to: Vec::new(),
-        prob: Vec::new(),
-        ids: Vec::new(),
-        actions: ActionList::new(program.actions.len()),
-        deadlocks: Vec::new(),
-        vals: vec![0; model.vars + 2],
-        cur: vec![0; words],
-        target: vec![0; words],
-        stack: Vec::with_capacity(64),
-        branches: Vec::new(),
-        bits: Vec::new(),
-        enabled: Vec::new(),
-        groups: Vec::new(),
-        pick: Vec::new(),
-        bpick: Vec::new(),
-        trans: Vec::new(),
-        pending: Vec::new(),
-        hashes: Vec::new(),
-        cuts: Vec::new(),
-        subchoices: 0,
-        memo: (0..model.memos).map(|_| FxHashMap::default()).collect(),
-        key: Vec::new(),
-    };
+    let limit = options.max_states.min(u32::MAX as usize);
+    let mut ex = Explorer::new(program, &model, interner, limit);
     let absorbing = options.absorbing.map(|e| compile(e, Ty::Bool, model.vars));
     let mut initial_ids = Vec::new();
     for state in initial.chunks_exact(words) {
@@ -683,6 +653,49 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
     })
 }
 
+impl<'a> Explorer<'a> {
+    pub(crate) fn new(
+        program: &'a Program,
+        model: &'a CModel,
+        interner: Option<Interner>,
+        limit: usize,
+    ) -> Explorer<'a> {
+        let words = model.layout.words;
+        Explorer {
+            program,
+            model,
+            mdp: program.kind == ModelType::Mdp,
+            store: Store::new(&model.layout),
+            interner,
+            limit,
+            choices: Vec::new(),
+            row: vec![0],
+            to: Vec::new(),
+            prob: Vec::new(),
+            ids: Vec::new(),
+            actions: ActionList::new(program.actions.len()),
+            deadlocks: Vec::new(),
+            vals: vec![0; model.vars + 2],
+            cur: vec![0; words],
+            target: vec![0; words],
+            stack: Vec::with_capacity(64),
+            branches: Vec::new(),
+            bits: Vec::new(),
+            enabled: Vec::new(),
+            groups: Vec::new(),
+            pick: Vec::new(),
+            bpick: Vec::new(),
+            trans: Vec::new(),
+            pending: Vec::new(),
+            hashes: Vec::new(),
+            cuts: Vec::new(),
+            subchoices: 0,
+            memo: (0..model.memos).map(|_| FxHashMap::default()).collect(),
+            key: Vec::new(),
+        }
+    }
+}
+
 impl Explorer<'_> {
     fn bytes(&self) -> usize {
         self.store.bytes()
@@ -738,8 +751,32 @@ impl Explorer<'_> {
     }
 
     fn expand(&mut self, s: u32) -> Result<(), ExploreError> {
-        let model = self.model;
         self.cur.copy_from_slice(self.store.get(s));
+        if self.successors()? {
+            self.deadlocks.push(s);
+        }
+        self.resolve(s)?;
+        if self.mdp {
+            let mut start = 0;
+            for i in 0..self.cuts.len() {
+                let (end, action) = self.cuts[i];
+                self.emit(start, end as usize, 1);
+                self.row.push(self.to.len());
+                self.actions.push(action);
+                start = end as usize;
+            }
+        } else {
+            self.emit(0, self.trans.len(), self.subchoices);
+            self.row.push(self.to.len());
+        }
+        Ok(())
+    }
+
+    /// The command choices of the state in `cur`, their targets queued in `pending` and
+    /// their transitions in `trans` (targets as indices into `pending`), each choice's
+    /// end and action in `cuts`; whether the state is a deadlock (then given a self-loop).
+    pub(crate) fn successors(&mut self) -> Result<bool, ExploreError> {
+        let model = self.model;
         model.layout.unpack(&self.cur, &mut self.vals);
         self.subchoices = 0;
         self.trans.clear();
@@ -800,30 +837,16 @@ impl Explorer<'_> {
                 self.product(a as u32, action.may_conflict)?;
             }
         }
-        if self.subchoices == 0 {
+        let deadlock = self.subchoices == 0;
+        if deadlock {
             // A deadlock: it stays where it is.
-            self.deadlocks.push(s);
             let one = self.interner.as_ref().map_or(0, |i| i.one);
             self.target.copy_from_slice(&self.cur);
             let t = self.push_target();
             self.trans.push((t, 1.0, one));
             self.finish_choice(None);
         }
-        self.resolve(s)?;
-        if self.mdp {
-            let mut start = 0;
-            for i in 0..self.cuts.len() {
-                let (end, action) = self.cuts[i];
-                self.emit(start, end as usize, 1);
-                self.row.push(self.to.len());
-                self.actions.push(action);
-                start = end as usize;
-            }
-        } else {
-            self.emit(0, self.trans.len(), self.subchoices);
-            self.row.push(self.to.len());
-        }
-        Ok(())
+        Ok(deadlock)
     }
 
     /// Evaluates the updates of the enabled command `c` in the current state: their
@@ -1137,10 +1160,64 @@ impl Explorer<'_> {
     /// Ends a command choice: an MDP keeps it apart; a Markov chain merges them all.
     fn finish_choice(&mut self, action: Option<u32>) {
         self.subchoices += 1;
-        if self.mdp {
+        // A Markov chain merges its command choices, but their actions still tell the
+        // merged choice's reward (in alea's cluster).
+        self.cuts
+            .push((self.trans.len() as u32, action.unwrap_or(NO_ACTION)));
+    }
+
+    /// The choices of `state` with their targets as packed states (not ids): for an
+    /// explorer that keeps the states elsewhere. Equal targets of a choice are merged and
+    /// a Markov chain's command choices are merged into one, as [`Explorer::emit`] does.
+    pub(crate) fn expansion(
+        &mut self,
+        state: &[u64],
+        out: &mut super::Expansion,
+    ) -> Result<(), ExploreError> {
+        let words = self.model.layout.words;
+        self.cur.copy_from_slice(state);
+        out.clear();
+        out.deadlock = self.successors()?;
+        out.command_actions.extend(
             self.cuts
-                .push((self.trans.len() as u32, action.unwrap_or(NO_ACTION)));
+                .iter()
+                .map(|&(_, a)| (a != NO_ACTION).then_some(a)),
+        );
+        let mut order: Vec<usize> = Vec::new();
+        let mut push = |out: &mut super::Expansion, trans: &[(u32, f64, u32)], k: u32| {
+            order.clear();
+            order.extend(0..trans.len());
+            let key = |i: usize| {
+                let t = trans[i].0 as usize;
+                &self.pending[t * words..(t + 1) * words]
+            };
+            order.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
+            let mut i = 0;
+            while i < order.len() {
+                let mut p = trans[order[i]].1;
+                let mut j = i + 1;
+                while j < order.len() && key(order[j]) == key(order[i]) {
+                    p += trans[order[j]].1;
+                    j += 1;
+                }
+                out.targets.extend_from_slice(key(order[i]));
+                out.probs.push(if k == 1 { p } else { p / k as f64 });
+                i = j;
+            }
+            out.choice_end.push(out.probs.len());
+        };
+        if self.mdp {
+            let mut start = 0;
+            for &(end, action) in &self.cuts {
+                push(out, &self.trans[start..end as usize], 1);
+                out.actions.push((action != NO_ACTION).then_some(action));
+                start = end as usize;
+            }
+        } else {
+            push(out, &self.trans, self.subchoices);
+            out.actions.push(None);
         }
+        Ok(())
     }
 
     /// Writes out transitions `start..end`, duplicates merged, each divided by `k`.

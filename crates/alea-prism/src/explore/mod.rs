@@ -36,6 +36,7 @@ mod build;
 mod compile;
 mod exact;
 mod init;
+mod step;
 mod store;
 #[cfg(test)]
 mod tests;
@@ -52,6 +53,7 @@ use std::fmt;
 use store::Layout;
 
 pub use init::INIT_ENUMERATION_LIMIT;
+pub use step::{Compiled, Expansion, RewardItems, StateTest, Stepper};
 
 /// How far from 1 the `f64` probabilities of a command may add up. Rounding of
 /// decimal literals stays far below it; a model whose probabilities are meant to be
@@ -193,6 +195,35 @@ fn describe_named<'a>(vars: impl Iterator<Item = (&'a str, bool)>, vals: &[i64])
     s
 }
 
+/// The compiled items of reward structure `index`, over `n` variables.
+fn items(program: &Program, n: usize, index: usize) -> Items {
+    let mut items = Items {
+        state: Vec::new(),
+        trans: Vec::new(),
+        state_ex: Vec::new(),
+        trans_ex: Vec::new(),
+    };
+    for item in &program.rewards[index].items {
+        let guard = compile(&item.guard, Ty::Bool, n);
+        let value = compile(&item.value, Ty::Real, n);
+        let constant = is_constant(&item.value)
+            .then(|| crate::eval::eval_exact(&item.value, &[]).ok())
+            .flatten();
+        let ex = (item.value.clone(), constant);
+        match item.action {
+            None => {
+                items.state.push((guard, value, item.span));
+                items.state_ex.push(ex);
+            }
+            Some(a) => {
+                items.trans.push((a, guard, value, item.span));
+                items.trans_ex.push(ex);
+            }
+        }
+    }
+    items
+}
+
 fn fault_in(state: String, f: Fault) -> Error {
     Error::new(
         f.span,
@@ -315,32 +346,7 @@ impl Explored {
     }
 
     fn items(&self, program: &Program, index: usize) -> Items {
-        let n = self.layout.slots.len();
-        let mut items = Items {
-            state: Vec::new(),
-            trans: Vec::new(),
-            state_ex: Vec::new(),
-            trans_ex: Vec::new(),
-        };
-        for item in &program.rewards[index].items {
-            let guard = compile(&item.guard, Ty::Bool, n);
-            let value = compile(&item.value, Ty::Real, n);
-            let constant = is_constant(&item.value)
-                .then(|| crate::eval::eval_exact(&item.value, &[]).ok())
-                .flatten();
-            let ex = (item.value.clone(), constant);
-            match item.action {
-                None => {
-                    items.state.push((guard, value, item.span));
-                    items.state_ex.push(ex);
-                }
-                Some(a) => {
-                    items.trans.push((a, guard, value, item.span));
-                    items.trans_ex.push(ex);
-                }
-            }
-        }
-        items
+        items(program, self.layout.slots.len(), index)
     }
 
     /// The reward structure `index` (into [`Program::rewards`]) as `f64` rewards per

@@ -260,6 +260,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             pruned: run.pruned(),
             build,
             check: answer.seconds,
+            cluster: None,
         };
         write_answer(args, named, checked, &shown, at_report.as_ref(), out)?;
         // A bounded property's best choice depends on the steps left: no single choice
@@ -283,6 +284,9 @@ struct Shown {
     pruned: bool,
     build: Duration,
     check: Duration,
+    /// On a cluster: the processes, the workers of each, and the most bytes each
+    /// process held for its part of the model.
+    cluster: Option<(usize, usize, Vec<u64>)>,
 }
 
 /// One property's answer: a JSON object or a line.
@@ -306,6 +310,12 @@ fn write_answer(
         }
         size_fields(&mut o, &shown.sizes);
         o.insert("pruned".into(), json!(shown.pruned));
+        if let Some((processes, workers, bytes)) = &shown.cluster {
+            o.insert(
+                "cluster".into(),
+                json!({"processes": processes, "workers": workers, "peak_bytes": bytes}),
+            );
+        }
         o.insert(
             "seconds".into(),
             json!({"build": shown.build.as_secs_f64(), "check": shown.check.as_secs_f64()}),
@@ -427,6 +437,11 @@ fn run_cluster(
             pruned: report.pruned,
             build,
             check: a.seconds,
+            cluster: Some((
+                cluster.processes,
+                cluster.workers,
+                report.process_bytes.clone(),
+            )),
         };
         write_answer(args, session.property(a.id), &a.checked, &shown, None, out)?;
     }

@@ -98,11 +98,12 @@ impl ClusterArgs {
     }
 }
 
-/// The exit status of a cluster error: 2 for bad options, 1 for a lost or unreachable
-/// process.
+/// The exit status of a cluster error: 2 for bad options or input, 3 for a limit, 1 for a
+/// lost or unreachable process.
 pub fn failure(e: ClusterError) -> Failure {
     let code = match &e {
         ClusterError::Options(_) | ClusterError::Hostfile(_) => BAD_INPUT,
+        ClusterError::Failed { code, .. } => *code,
         _ => OTHER,
     };
     Failure {

@@ -14,7 +14,7 @@ use alea_prism::session::{Failure, PropertyId, Session};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::explore::{explore, Limits, Part, Totals, BAD_INPUT, LIMIT};
+use crate::explore::{by_process, check_memory, explore, Limits, Part, Totals, BAD_INPUT, LIMIT};
 use crate::round::Gather;
 use crate::solve::{self, Bounds, Graph, Question, Rewards};
 use crate::{Cluster, ClusterError};
@@ -93,6 +93,8 @@ type Initial = (u64, f64, f64, bool);
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct Verdict {
     error: Option<(u8, String)>,
+    /// The bytes this worker holds to solve the property.
+    bytes: u64,
 }
 
 fn work(
@@ -133,10 +135,19 @@ fn work(
         let plan = session.plan(id).map_err(|f| failed(&f))?;
         let sets = sets_of(session, compiled, &part, &plan.question, absorbing.as_ref());
         let error = sets.as_ref().err().cloned();
-        let all = verdicts.all(worker, Verdict { error });
-        if let Some((code, message)) = all.into_iter().find_map(|v| v.error) {
+        let bytes = match &sets {
+            Ok((_, _, rewards)) => solving_bytes(&part, &graph, rewards.as_ref()),
+            Err(_) => 0,
+        };
+        let all = verdicts.all(worker, Verdict { error, bytes });
+        if let Some((code, message)) = all.iter().find_map(|v| v.error.clone()) {
             return Err(ClusterError::Failed { code, message });
         }
+        let worker_bytes: Vec<u64> = all.iter().map(|v| v.bytes).collect();
+        let per_process = by_process(&worker_bytes, workers_per_process);
+        let process = worker.index() / workers_per_process;
+        part.peak_process_bytes = part.peak_process_bytes.max(per_process[process]);
+        check_memory(job.limits, &per_process, "to solve a property")?;
         let (stay, target, rewards) = sets.expect("no worker failed");
         let q = Question {
             goal: plan.question.goal(),
@@ -197,6 +208,15 @@ fn work(
         answers,
         process_bytes,
     }))
+}
+
+/// The bytes a worker holds while it solves a property: its states, the topology, the
+/// bounds (two numbers per state and copy, and their result), the sets and the rewards.
+fn solving_bytes(part: &Part, graph: &Graph, rewards: Option<&Rewards>) -> u64 {
+    let n = part.states() as u64;
+    let len = graph.topo.len() as u64;
+    let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 8);
+    part.bytes(0) + graph.topo.bytes() + 16 * len + 16 * n + 2 * n + rewards
 }
 
 /// The values of the initial states owned here.

@@ -231,30 +231,15 @@ pub fn explore(
                 ),
             });
         }
+        let bytes: Vec<u64> = all.iter().map(|s| s.bytes).collect();
+        let per_process = by_process(&bytes, workers_per_process);
         let process = me / workers_per_process;
-        let per_process = |p: usize| -> u64 {
-            all.iter()
-                .enumerate()
-                .filter(|(w, _)| w / workers_per_process == p)
-                .map(|(_, s)| s.bytes)
-                .sum()
-        };
-        part.peak_process_bytes = part.peak_process_bytes.max(per_process(process));
-        if let Some(max) = limits.max_memory {
-            let processes = peers.div_ceil(workers_per_process);
-            if let Some(p) = (0..processes).find(|&p| per_process(p) > max) {
-                return Err(ClusterError::Failed {
-                    code: LIMIT,
-                    message: format!(
-                        "process {p} needs more than --max-memory {} bytes for its part of \
-                         the model ({} bytes so far, {total} states explored in all); \
-                         start more processes or raise --max-memory",
-                        max,
-                        per_process(p)
-                    ),
-                });
-            }
-        }
+        part.peak_process_bytes = part.peak_process_bytes.max(per_process[process]);
+        check_memory(
+            limits,
+            &per_process,
+            &format!("{total} states explored in all"),
+        )?;
         if all.iter().all(|s| s.fresh == 0) {
             break;
         }
@@ -285,6 +270,33 @@ pub fn explore(
         },
     );
     Ok(part)
+}
+
+/// The bytes of each process, from those of every worker.
+pub fn by_process(worker_bytes: &[u64], workers_per_process: usize) -> Vec<u64> {
+    worker_bytes
+        .chunks(workers_per_process)
+        .map(|c| c.iter().sum())
+        .collect()
+}
+
+/// Stops the run when a process needs more memory than `--max-memory` allows; `doing`
+/// says how far the work had come.
+pub fn check_memory(limits: Limits, per_process: &[u64], doing: &str) -> Result<(), ClusterError> {
+    let Some(max) = limits.max_memory else {
+        return Ok(());
+    };
+    match per_process.iter().position(|&b| b > max) {
+        None => Ok(()),
+        Some(p) => Err(ClusterError::Failed {
+            code: LIMIT,
+            message: format!(
+                "process {p} needs more than --max-memory {max} bytes for its part of the \
+                 model ({} bytes, {doing}); start more processes or raise --max-memory",
+                per_process[p]
+            ),
+        }),
+    }
 }
 
 /// The local id of `state`, added if new (then `true`).

@@ -97,10 +97,27 @@ struct Sweep {
     moved: f64,
 }
 
+/// The summaries of all workers as one: any change, the worst gap, every bound closed.
+fn combine(all: &[Sweep]) -> Sweep {
+    all.iter().fold(
+        Sweep {
+            closed: true,
+            ..Sweep::default()
+        },
+        |a, s| Sweep {
+            changed: a.changed || s.changed,
+            worst: a.worst.max(s.worst),
+            closed: a.closed && s.closed,
+            crossed: a.crossed || s.crossed,
+            moved: a.moved.max(s.moved),
+        },
+    )
+}
+
 /// The topology and the channels its rounds use.
 pub struct Graph {
     pub topo: Topology,
-    values: Channel<(u32, Vec<f64>)>,
+    values: Channel<(u32, Sweep, Vec<f64>)>,
     sweeps: Gather<Sweep>,
 }
 
@@ -203,11 +220,13 @@ impl Graph {
         }
     }
 
-    /// Brings the ghosts of `x` (`stride` numbers per state) up to date.
-    fn share(&mut self, worker: &mut Worker, x: &mut [f64], stride: usize) {
+    /// Brings the ghosts of `x` (`stride` numbers per state) up to date, and tells every
+    /// worker every worker's summary of its last sweep (one round for both: a sweep's
+    /// cost is the round's latency on a slow network).
+    fn share(&mut self, worker: &mut Worker, x: &mut [f64], stride: usize, mine: Sweep) -> Sweep {
         let t = &self.topo;
         for (w, states) in t.exports.iter().enumerate() {
-            if w == t.me || states.is_empty() {
+            if w == t.me {
                 continue;
             }
             let mut buf = Vec::with_capacity(states.len() * stride);
@@ -215,29 +234,20 @@ impl Graph {
                 let s = s as usize * stride;
                 buf.extend_from_slice(&x[s..s + stride]);
             }
-            self.values.send(w, (t.me as u32, buf));
+            self.values.send(w, (t.me as u32, mine, buf));
         }
-        for (from, buf) in self.values.finish(worker) {
+        let mut all = vec![mine];
+        for (from, theirs, buf) in self.values.finish(worker) {
             let r = &t.imports[from as usize];
             x[r.start * stride..r.end * stride].copy_from_slice(&buf);
+            all.push(theirs);
         }
+        combine(&all)
     }
 
+    /// Every worker's summary, combined (without values).
     fn sweep(&mut self, worker: &mut Worker, mine: Sweep) -> Sweep {
-        let all = self.sweeps.all(worker, mine);
-        all.iter().fold(
-            Sweep {
-                closed: true,
-                ..Sweep::default()
-            },
-            |a, s| Sweep {
-                changed: a.changed || s.changed,
-                worst: a.worst.max(s.worst),
-                closed: a.closed && s.closed,
-                crossed: a.crossed || s.crossed,
-                moved: a.moved.max(s.moved),
-            },
-        )
+        combine(&self.sweeps.all(worker, mine))
     }
 
     /// A set of states grown (least fixed point) or shrunk (greatest) until no state
@@ -250,17 +260,12 @@ impl Graph {
         grow: bool,
         rule: impl Fn(&Topology, usize, &[f64]) -> bool,
     ) {
+        let mut changed = true;
         loop {
-            self.share(worker, x, 1);
-            let mut changed = false;
-            for s in 0..self.topo.n {
-                if (x[s] == 1.0) != grow && rule(&self.topo, s, x) == grow {
-                    x[s] = if grow { 1.0 } else { 0.0 };
-                    changed = true;
-                }
-            }
-            let all = self.sweep(
+            let all = self.share(
                 worker,
+                x,
+                1,
                 Sweep {
                     changed,
                     ..Sweep::default()
@@ -268,6 +273,13 @@ impl Graph {
             );
             if !all.changed {
                 return;
+            }
+            changed = false;
+            for s in 0..self.topo.n {
+                if (x[s] == 1.0) != grow && rule(&self.topo, s, x) == grow {
+                    x[s] = if grow { 1.0 } else { 0.0 };
+                    changed = true;
+                }
             }
         }
     }
@@ -333,8 +345,20 @@ impl Graph {
     fn almost_surely_some(&mut self, worker: &mut Worker, target: &[bool]) -> Vec<bool> {
         let len = self.topo.len();
         let mut y = vec![1.0; len];
+        let mut changed = true;
         loop {
-            self.share(worker, &mut y, 1);
+            let all = self.share(
+                worker,
+                &mut y,
+                1,
+                Sweep {
+                    changed,
+                    ..Sweep::default()
+                },
+            );
+            if !all.changed {
+                return y[..self.topo.n].iter().map(|&v| v == 1.0).collect();
+            }
             let mut x = vec![0.0; len];
             for s in 0..self.topo.n {
                 x[s] = target[s] as u8 as f64;
@@ -347,18 +371,8 @@ impl Graph {
                             && t.row_of(c).any(|i| x[t.to[i] as usize] == 1.0)
                     })
             });
-            let changed = (0..self.topo.n).any(|s| x[s] != y[s]);
+            changed = (0..self.topo.n).any(|s| x[s] != y[s]);
             y[..self.topo.n].copy_from_slice(&x[..self.topo.n]);
-            let all = self.sweep(
-                worker,
-                Sweep {
-                    changed,
-                    ..Sweep::default()
-                },
-            );
-            if !all.changed {
-                return y[..self.topo.n].iter().map(|&v| v == 1.0).collect();
-            }
         }
     }
 }
@@ -506,6 +520,13 @@ fn choice_bounds(t: &Topology, c: usize, base: f64, x: &[f64]) -> [f64; 2] {
 
 /// Interval iteration over the open states until every midpoint is within the
 /// precision; `guess_upper` for rewards, whose upper bounds are guessed.
+///
+/// Each round shares the values and the summaries of the sweep just made; what the
+/// summaries say is acted on at the start of the next sweep, the same on every worker.
+/// A guess of the upper bounds is proven by a sweep that raises none of them, which
+/// makes the vector after it a point that the operator maps at or below itself (every
+/// value read, own or copied, was at least the new one) — so the sweep right after a
+/// guess, whose copies still hold the values from before it, proves nothing.
 #[allow(clippy::too_many_arguments)]
 fn iterate(
     worker: &mut Worker,
@@ -530,13 +551,30 @@ fn iterate(
             r.state.get(s).copied().unwrap_or(0.0) + r.choice.get(c).copied().unwrap_or(0.0)
         })
     };
-    // Upper bounds of rewards: certified once a sweep maps them at or below themselves.
-    let mut certified = !guess_upper;
-    let mut guessed = false;
+    let mut guess = Guess {
+        certified: !guess_upper,
+        ..Guess::default()
+    };
     let mut sweeps = 0u64;
-    let mut next_guess = 8u64;
-    let mut guessed_at = 0u64;
+    let mut mine = Sweep {
+        worst: f64::INFINITY,
+        ..Sweep::default()
+    };
     loop {
+        let all = g.share(worker, &mut x, 2, mine);
+        if sweeps > 0 {
+            if std::env::var_os("ALEA_TRACE").is_some() && worker.index() == 0 && sweeps % 100 == 0
+            {
+                eprintln!(
+                    "sweep {sweeps} worst {} moved {} certified {} guessed {} closed {} crossed {}",
+                    all.worst, all.moved, guess.certified, guess.guessed, all.closed, all.crossed
+                );
+            }
+            if guess.certified && all.worst <= q.precision {
+                break;
+            }
+            guess.decide(&all, sweeps, q.precision, &mut x, &class);
+        }
         sweeps += 1;
         if sweeps > MAX_SWEEPS {
             return Err(ClusterError::Failed {
@@ -547,13 +585,14 @@ fn iterate(
                 ),
             });
         }
-        g.share(worker, &mut x, 2);
         let t = &g.topo;
-        let mut mine = Sweep {
-            closed: true,
+        mine = Sweep {
+            closed: guess.testing(),
             ..Sweep::default()
         };
-        for s in 0..n {
+        // From the last state found back to the first: values flow from the targets,
+        // which exploration tends to reach late, towards the initial states.
+        for s in (0..n).rev() {
             if class[s] != OPEN {
                 continue;
             }
@@ -574,53 +613,24 @@ fn iterate(
             if !guess_upper {
                 h = h.min(1.0);
             }
-            if certified || !guessed {
+            if guess.certified || !guess.guessed {
                 h = h.min(old_h);
             } else if h > old_h {
                 mine.closed = false;
             }
-            if guessed && h < l {
+            if guess.guessed && h < l {
                 mine.crossed = true;
             }
             mine.moved = mine.moved.max((l - old_l) / l.max(1.0));
+            let h = h.max(l);
             x[2 * s] = l;
-            x[2 * s + 1] = h.max(l);
-            if certified {
-                mine.worst = mine.worst.max(midpoint(l, h.max(l)).1);
+            x[2 * s + 1] = h;
+            if guess.certified {
+                mine.worst = mine.worst.max(midpoint(l, h).1);
             }
         }
-        let all = g.sweep(worker, mine);
-        if certified {
-            if all.worst <= q.precision {
-                break;
-            }
-            continue;
-        }
-        if guessed {
-            if all.closed && !all.crossed {
-                certified = true;
-                continue;
-            }
-            // A guess below the values, or one not proven in time, is dropped; the
-            // next comes after twice as many sweeps.
-            if all.crossed || sweeps - guessed_at > CERTIFY_SWEEPS {
-                guessed = false;
-                for s in 0..n {
-                    x[2 * s + 1] = x[2 * s];
-                }
-            }
-        }
-        // A guess once the lower bounds barely move: just above them.
-        if !guessed && sweeps >= next_guess && all.moved <= q.precision {
-            for s in 0..n {
-                if class[s] == OPEN {
-                    let l = x[2 * s];
-                    x[2 * s + 1] = l + q.precision * l.max(1.0);
-                }
-            }
-            guessed = true;
-            guessed_at = sweeps;
-            next_guess = sweeps * 2;
+        if !guess.certified {
+            mine.worst = f64::INFINITY;
         }
     }
     let mut out = Bounds {
@@ -650,6 +660,73 @@ fn iterate(
     Ok(out)
 }
 
+/// Where the guess of the upper bounds of expected rewards stands.
+#[derive(Default)]
+struct Guess {
+    /// The upper bounds are proven (from the start for probabilities).
+    certified: bool,
+    guessed: bool,
+    /// The sweep the current guess was made after.
+    at: u64,
+    /// The next sweep at which a guess may be made.
+    next: u64,
+    /// The rise of the lower bounds in the sweep before the last one.
+    moved_before: f64,
+    /// How many guesses were dropped: each next guess is twice as far up.
+    dropped: u32,
+}
+
+impl Guess {
+    /// Whether the sweep about to be made tests the guess: not the first after it.
+    fn testing(&self) -> bool {
+        self.guessed && !self.certified
+    }
+
+    /// Acts on what the last sweep found: proves the guess, drops it, or makes one.
+    fn decide(&mut self, all: &Sweep, sweeps: u64, precision: f64, x: &mut [f64], class: &[u8]) {
+        if self.certified {
+            return;
+        }
+        if self.guessed && sweeps > self.at + 1 {
+            if all.closed && !all.crossed {
+                self.certified = true;
+                return;
+            }
+            if all.crossed || sweeps - self.at > CERTIFY_SWEEPS {
+                // A guess below the values, or one not proven in time.
+                self.guessed = false;
+                self.dropped += 1;
+                self.next = sweeps * 2;
+                for s in 0..class.len() {
+                    x[2 * s + 1] = x[2 * s];
+                }
+            }
+        }
+        let ratio = if self.moved_before > 0.0 {
+            (all.moved / self.moved_before).min(0.999_999)
+        } else {
+            0.0
+        };
+        self.moved_before = all.moved;
+        if self.guessed || sweeps < self.next.max(8) || all.moved > precision.sqrt() {
+            return;
+        }
+        // How far the lower bounds still are, if they keep shrinking their steps at the
+        // last rate; the guess is twice that above them, and never closer than the
+        // precision asks.
+        let far = all.moved * ratio / (1.0 - ratio);
+        let margin = (2.0 * far).max(precision) * f64::from(1u32 << self.dropped.min(20));
+        for s in 0..class.len() {
+            if class[s] == OPEN {
+                let l = x[2 * s];
+                x[2 * s + 1] = l + margin * l.max(1.0);
+            }
+        }
+        self.guessed = true;
+        self.at = sweeps;
+    }
+}
+
 /// `steps` steps of the Bellman operator from `start`, for step-bounded questions: the
 /// probability of `stay U<=k target` or the reward gathered in `k` steps.
 pub fn bounded(
@@ -677,7 +754,7 @@ pub fn bounded(
     };
     let mut next = vec![0.0; 2 * n];
     for _ in 0..steps {
-        g.share(worker, &mut x, 2);
+        g.share(worker, &mut x, 2, Sweep::default());
         let t = &g.topo;
         for s in 0..n {
             if let Some(v) = fixed[s] {

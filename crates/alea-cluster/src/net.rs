@@ -140,7 +140,13 @@ impl Cluster {
             move |worker| work(worker),
         )
         .map_err(ClusterError::Network)?;
-        let joined = guards.join();
+        // Timely's guard of the network threads panics on dropping when one of them
+        // failed: that is a lost peer, which the hook has recorded.
+        let joined = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()))
+        {
+            Ok(joined) => joined,
+            Err(_) => return Err(self.lost("a network thread failed".into())),
+        };
         let mut out = Vec::with_capacity(joined.len());
         let mut first_error = None;
         for result in joined {

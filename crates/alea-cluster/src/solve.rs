@@ -526,7 +526,8 @@ fn choice_bounds(t: &Topology, c: usize, base: f64, x: &[f64]) -> [f64; 2] {
 /// A guess of the upper bounds is proven by a sweep that raises none of them, which
 /// makes the vector after it a point that the operator maps at or below itself (every
 /// value read, own or copied, was at least the new one) — so the sweep right after a
-/// guess, whose copies still hold the values from before it, proves nothing.
+/// guess, whose copies still hold the values from before it, leaves the upper bounds as
+/// guessed and proves nothing.
 #[allow(clippy::too_many_arguments)]
 fn iterate(
     worker: &mut Worker,
@@ -563,13 +564,6 @@ fn iterate(
     loop {
         let all = g.share(worker, &mut x, 2, mine);
         if sweeps > 0 {
-            if std::env::var_os("ALEA_TRACE").is_some() && worker.index() == 0 && sweeps % 100 == 0
-            {
-                eprintln!(
-                    "sweep {sweeps} worst {} moved {} certified {} guessed {} closed {} crossed {}",
-                    all.worst, all.moved, guess.certified, guess.guessed, all.closed, all.crossed
-                );
-            }
             if guess.certified && all.worst <= q.precision {
                 break;
             }
@@ -590,6 +584,7 @@ fn iterate(
             closed: guess.testing(),
             ..Sweep::default()
         };
+        let fresh = guess.testing() && sweeps == guess.at + 1;
         // From the last state found back to the first: values flow from the targets,
         // which exploration tends to reach late, towards the initial states.
         for s in (0..n).rev() {
@@ -610,6 +605,10 @@ fn iterate(
             let [mut l, mut h] = best.expect("every state has a choice");
             let (old_l, old_h) = (x[2 * s], x[2 * s + 1]);
             l = l.max(old_l);
+            if fresh {
+                // The copies still hold the values from before the guess.
+                h = old_h;
+            }
             if !guess_upper {
                 h = h.min(1.0);
             }

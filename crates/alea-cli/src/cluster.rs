@@ -6,8 +6,15 @@ use std::time::Duration;
 
 use alea_cluster::{Cluster, ClusterError};
 use clap::Args;
+use indicatif::ProgressBar;
 
 use crate::failure::{Failure, BAD_INPUT, OTHER};
+use crate::progress;
+
+/// The longest `--timeout`, in seconds: the connections' keepalive probes, a quarter of
+/// it apart, must stay within what TCP takes (32,767 s on Linux), and a larger one would
+/// not fit a `Duration` either.
+const MAX_TIMEOUT: f64 = 86_400.0;
 
 /// Every process of a cluster runs the same command, with its own `--process`.
 #[derive(Debug, Clone, Args)]
@@ -53,7 +60,7 @@ pub struct ClusterArgs {
     )]
     pub hostfile: Option<PathBuf>,
     /// Seconds to wait for the other processes to start, and for a silent connection
-    /// before its process counts as lost.
+    /// before its process counts as lost (at most 86400, a day).
     #[arg(
         long,
         value_name = "SECONDS",
@@ -70,9 +77,10 @@ impl ClusterArgs {
         if !self.cluster {
             return Ok(None);
         }
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT) {
             return Err(Failure::bad_input(format!(
-                "--timeout must be a positive number of seconds, not {}",
+                "--timeout must be a positive number of seconds, at most {MAX_TIMEOUT} (a day), \
+                 not {}",
                 self.timeout
             )));
         }
@@ -93,7 +101,14 @@ impl ClusterArgs {
             Duration::from_secs_f64(self.timeout),
         )
         .map_err(failure)?;
-        cluster.fingerprint = fingerprint;
+        // Timely needs as many workers in every process; processes that differ fail the
+        // handshake instead of taking the run down.
+        let workers = self.workers as u64;
+        cluster.fingerprint = alea_cluster::fingerprint(&[
+            &fingerprint.to_le_bytes(),
+            b"workers",
+            &workers.to_le_bytes(),
+        ]);
         Ok(Some(cluster))
     }
 }
@@ -110,5 +125,15 @@ pub fn failure(e: ClusterError) -> Failure {
         code,
         message: e.to_string(),
         broken_pipe: false,
+    }
+}
+
+/// A progress bar for a batch on the cluster: on process 0 only, which sees every
+/// worker's blocks as they are merged.
+pub fn bar(cluster: &Cluster, len: u64, what: &str) -> ProgressBar {
+    if cluster.process == 0 {
+        progress::bar(len, what)
+    } else {
+        ProgressBar::hidden()
     }
 }

@@ -13,6 +13,9 @@ use alea_games::patience::{
     random_play_tableaus, stats, Analysis, Deal, Layout, MoveHint, RandomDeals, Stats, BINS,
 };
 
+use alea_cluster::{batch, fingerprint};
+
+use crate::cluster::{self, ClusterArgs};
 use crate::failure::Failure;
 use crate::input::Input;
 use crate::progress;
@@ -97,6 +100,8 @@ struct StatsArgs {
     /// One JSON object instead of the report.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 #[derive(Debug, Args)]
@@ -332,9 +337,10 @@ fn write_hints<V: Shown>(
 
 fn run_stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     check_deals(args.deals, args.max_deals)?;
-    let bar = progress::bar(args.deals as u64, "deals");
-    let s = stats(args.deals, args.seed, &|| bar.inc(1))?;
-    bar.finish_and_clear();
+    let Some(s) = figures(args)? else {
+        // Another process of the cluster: process 0 prints.
+        return Ok(());
+    };
     if args.json {
         let histogram: Vec<Json> = (0..BINS)
             .map(|b| {
@@ -359,6 +365,31 @@ fn run_stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
         return Ok(());
     }
     write_report(&s, args.seed, out)
+}
+
+/// The figures of the deals, on this process or on the cluster of `--cluster`: `None`
+/// on the cluster's processes but 0.
+fn figures(args: &StatsArgs) -> Result<Option<Stats>, Failure> {
+    let deals = args.deals as u64;
+    // What changes the figures: processes that disagree on it are refused.
+    let job = fingerprint(&[
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        b"patience stats",
+        &deals.to_le_bytes(),
+        &args.seed.to_le_bytes(),
+    ]);
+    let Some(cluster) = args.cluster.cluster(job)? else {
+        let bar = progress::bar(deals, "deals");
+        let s = stats(args.deals, args.seed, &|| bar.inc(1))?;
+        bar.finish_and_clear();
+        return Ok(Some(s));
+    };
+    let bar = cluster::bar(&cluster, deals, "deals");
+    let shown = bar.clone();
+    let s = batch::patience_stats(&cluster, deals, args.seed, move |n| shown.inc(n))
+        .map_err(cluster::failure)?;
+    bar.finish_and_clear();
+    Ok(s)
 }
 
 fn write_report(s: &Stats, seed: u64, out: &mut dyn Write) -> Result<(), Failure> {

@@ -13,9 +13,12 @@ use serde_json::{json, Value as Json};
 use alea_games::yahtzee::solitaire::{
     self, advise, distribution, exact_score, exact_scores, parse_dice, parse_targets,
     simulate_from, solve_with_progress, Advice, Bin, Card, Choice, Dice, Distribution, ExactScore,
-    Player, Rules, Start, Table, BOXES, EXACT_MAX_OPEN,
+    Player, Rules, Scores, Start, Table, BOXES, EXACT_MAX_OPEN,
 };
 
+use alea_cluster::{batch, fingerprint};
+
+use crate::cluster::{self, ClusterArgs};
 use crate::failure::Failure;
 use crate::progress;
 use crate::show;
@@ -128,6 +131,8 @@ pub struct SimulateArgs {
     /// more.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 #[derive(Debug, Args)]
@@ -180,6 +185,8 @@ pub struct DistributionArgs {
     /// score with its count, probability and interval), and more.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 /// The solved tables of this process, one per rule set: a command solves once, and the
@@ -230,26 +237,30 @@ pub fn solve_table(rules: Rules) -> Arc<Table> {
 pub fn preload(path: &Path) -> Result<Rules, Failure> {
     let table = read_table(path)
         .map_err(|message| Failure::bad_input(format!("{}: {message}", path.display())))?;
+    Ok(keep(table))
+}
+
+/// Keeps `table` as this process's table for its rules; its rules.
+fn keep(table: Table) -> Rules {
     let rules = table.rules;
     // A table solved already is the same table.
     let _ = slot(rules).set(Arc::new(table));
-    Ok(rules)
+    rules
 }
 
 /// Runs `play` with the player of the table read from `path`, or else of this
-/// process's solved table under `rules` (shared by the web server's requests).
+/// process's solved table under `rules` (shared by the web server's requests). Either
+/// is kept for the rest of the process: the workers of a cluster share it.
 fn with_player<R>(
     path: Option<&Path>,
     rules: Option<RulesArg>,
-    play: impl FnOnce(&Player) -> Result<R, Failure>,
+    play: impl FnOnce(&'static Player<'static>) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
-    match path {
-        Some(path) => {
-            let table = load(path, rules)?;
-            play(&Player::new(&table))
-        }
-        None => play(solved_player(rules.map_or(Rules::FreeJoker, Rules::from))),
-    }
+    let rules = match path {
+        Some(path) => keep(load(path, rules)?),
+        None => rules.map_or(Rules::FreeJoker, Rules::from),
+    };
+    play(solved_player(rules))
 }
 
 /// The table read from `path`, checked against the rules asked for.
@@ -521,6 +532,68 @@ pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Fail
     })
 }
 
+/// Games to play optimally with seeded dice, for `simulate` and `distribution`.
+struct Games {
+    command: &'static str,
+    start: Start,
+    games: u64,
+    seed: u64,
+}
+
+impl Games {
+    /// The final scores: played on this process, or split across the cluster of
+    /// `cluster`, where processes other than 0 get `None`.
+    fn play(
+        &self,
+        player: &'static Player<'static>,
+        cluster: &ClusterArgs,
+    ) -> Result<Option<Scores>, Failure> {
+        let Some(cluster) = cluster.cluster(self.job(player))? else {
+            let bar = progress::bar(self.games, "games");
+            let scores = simulate_from(player, &self.start, self.games, self.seed, &|n| bar.inc(n));
+            bar.finish_and_clear();
+            return Ok(Some(scores));
+        };
+        let bar = cluster::bar(&cluster, self.games, "games");
+        let shown = bar.clone();
+        let scores = batch::yahtzee_scores(
+            &cluster,
+            player,
+            self.start,
+            self.games,
+            self.seed,
+            move |n| shown.inc(n),
+        )
+        .map_err(cluster::failure)?;
+        bar.finish_and_clear();
+        Ok(scores)
+    }
+
+    /// Whether this process answers when no games are played: without a cluster, yes;
+    /// on one, once every process has joined, process 0 only.
+    fn meet(&self, player: &Player, cluster: &ClusterArgs) -> Result<bool, Failure> {
+        match cluster.cluster(self.job(player))? {
+            None => Ok(true),
+            Some(cluster) => {
+                batch::meet(&cluster).map_err(cluster::failure)?;
+                Ok(cluster.process == 0)
+            }
+        }
+    }
+
+    /// What changes the scores: processes that disagree on it are refused.
+    fn job(&self, player: &Player) -> u64 {
+        fingerprint(&[
+            env!("CARGO_PKG_VERSION").as_bytes(),
+            self.command.as_bytes(),
+            player.table.rules.name().as_bytes(),
+            format!("{:?}", self.start).as_bytes(),
+            &self.games.to_le_bytes(),
+            &self.seed.to_le_bytes(),
+        ])
+    }
+}
+
 /// Where games from a card start: its position and points, and within a turn the dice
 /// with the rolls left.
 fn start_of(card: &Card, dice: Option<[u8; 6]>, rolls_left: usize) -> Start {
@@ -536,16 +609,29 @@ fn simulate_with(
     began: Instant,
     card: &Card,
     dice: Option<[u8; 6]>,
-    player: &Player,
+    player: &'static Player<'static>,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let table = player.table;
     let rolls_left = usize::from(args.position.rolls_left);
     let start = start_of(card, dice, rolls_left);
-    let bar = progress::bar(args.games, "games");
+    // The exact figures: the table's moments at a turn's start; within a turn, the
+    // advice's value (the table keeps no spread inside a turn). Worked out before the
+    // games, so that a position they refuse stops every process of a cluster alike.
+    let ExactScore {
+        mean: exact,
+        std_dev: exact_sd,
+    } = exact_score(player, card, start.roll).map_err(|e| Failure::bad_input(e.to_string()))?;
     let playing = Instant::now();
-    let scores = simulate_from(player, &start, args.games, args.seed, &|n| bar.inc(n));
-    bar.finish_and_clear();
+    let games = Games {
+        command: "yahtzee simulate",
+        start,
+        games: args.games,
+        seed: args.seed,
+    };
+    let Some(scores) = games.play(player, &args.cluster)? else {
+        return Ok(());
+    };
     // The play alone, and with the solve (or the reading of the table) before it.
     let play_seconds = playing.elapsed().as_secs_f64();
     let seconds = began.elapsed().as_secs_f64();
@@ -553,12 +639,6 @@ fn simulate_with(
     let e = scores.estimate();
     // One game has no spread to make an interval from.
     let interval = (e.games >= 2).then(|| e.interval());
-    // The exact figures: the table's moments at a turn's start; within a turn, the
-    // advice's value (the table keeps no spread inside a turn).
-    let ExactScore {
-        mean: exact,
-        std_dev: exact_sd,
-    } = exact_score(player, card, start.roll).map_err(|e| Failure::bad_input(e.to_string()))?;
     let percentile = |p: u32| scores.percentile(f64::from(p)).expect("games were played");
     let (min, max) = (percentile(0), scores.counts.len() as u32 - 1);
     if args.json {
@@ -648,27 +728,39 @@ fn distribution_with(
     card: &Card,
     dice: Option<[u8; 6]>,
     targets: &[u32],
-    player: &Player,
+    player: &'static Player<'static>,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let table = player.table;
     let rolls_left = usize::from(args.position.rolls_left);
     let start = start_of(card, dice, rolls_left);
-    let open = distribution::open_boxes(&start);
-    let distribution = if open <= EXACT_MAX_OPEN && !args.simulate {
-        Distribution::exact(exact_scores(player, &start))
-    } else {
-        let bar = progress::bar(args.games, "games");
-        let scores = simulate_from(player, &start, args.games, args.seed, &|n| bar.inc(n));
-        bar.finish_and_clear();
-        Distribution::simulated(&scores)
-    };
-    let seconds = began.elapsed().as_secs_f64();
-    let exact = distribution.is_exact();
+    // Before the games, as `simulate` does.
     let ExactScore {
         mean: exact_mean,
         std_dev: exact_sd,
     } = exact_score(player, card, start.roll).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let open = distribution::open_boxes(&start);
+    let games = Games {
+        command: "yahtzee distribution",
+        start,
+        games: args.games,
+        seed: args.seed,
+    };
+    let distribution = if open <= EXACT_MAX_OPEN && !args.simulate {
+        // No games to share: the processes of a cluster only meet, and process 0
+        // answers.
+        if !games.meet(player, &args.cluster)? {
+            return Ok(());
+        }
+        Distribution::exact(exact_scores(player, &start))
+    } else {
+        let Some(scores) = games.play(player, &args.cluster)? else {
+            return Ok(());
+        };
+        Distribution::simulated(&scores)
+    };
+    let seconds = began.elapsed().as_secs_f64();
+    let exact = distribution.is_exact();
     // Within a turn the table keeps no spread; an exact distribution has it.
     let exact_sd = exact_sd.or(exact.then_some(distribution.std_dev));
     let (min, max) = distribution.extremes().expect("a score occurs");

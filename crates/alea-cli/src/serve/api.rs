@@ -200,6 +200,11 @@ const REFUSED: &[(&str, &str)] = &[
         "props",
         "it names a file on the server; send each property in `prop`",
     ),
+    (
+        "cluster",
+        "a cluster's processes are started on the command line, not by a request",
+    ),
+    ("hostfile", "it names a file on the server"),
     ("json", "every answer is JSON already"),
     ("help", "see `alea help` on the command line"),
     ("version", "see `alea --version` on the command line"),
@@ -556,6 +561,8 @@ mod tests {
         for body in [
             r#"{"table": "saved.table"}"#,
             r#"{"threads": 1}"#,
+            r#"{"cluster": true}"#,
+            r#"{"hostfile": "hosts"}"#,
             r#"{"Dice": "1"}"#,
             r#"{"dice": {"a": 1}}"#,
             r#"[1, 2]"#,
@@ -563,6 +570,18 @@ mod tests {
             "{",
         ] {
             let e = args("yahtzee/advise", body).expect_err(body);
+            assert_eq!(e.status, 400, "{body}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn no_request_starts_a_cluster() {
+        for (path, body) in [
+            ("patience/stats", r#"{"cluster": true}"#),
+            ("yahtzee/simulate", r#"{"cluster": true, "processes": 2}"#),
+            ("yahtzee/distribution", r#"{"hostfile": "hosts"}"#),
+        ] {
+            let e = args(path, body).expect_err(body);
             assert_eq!(e.status, 400, "{body}: {}", e.message);
         }
     }

@@ -1,12 +1,13 @@
 //! Many random deals at once: how often the random player wins, how many deals can be
 //! won at all, and how the win probabilities spread.
 
+use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::analysis::winning_line;
-use super::deal::Deal;
+use super::deal::{Deal, PILES, PILE_CARDS};
 use super::kernel::{Kernel, Tableau};
 use alea_core::Result;
 
@@ -27,6 +28,18 @@ impl RandomDeals {
     pub fn new(seed: u64) -> Self {
         RandomDeals {
             rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl RandomDeals {
+    /// Passes over the next `count` deals without dealing them: the generator moves on
+    /// exactly as dealing would (a shuffle draws according to the deck's size only), so
+    /// a worker given deals `a..b` of a seed starts where the whole stream would be.
+    pub fn skip_deals(&mut self, count: u64) {
+        let mut deck = [0u8; PILES * PILE_CARDS];
+        for _ in 0..count {
+            deck.shuffle(&mut self.rng);
         }
     }
 }
@@ -106,47 +119,95 @@ pub fn bin(p: f64) -> usize {
     ((p * BINS as f64) as usize).min(BINS - 1)
 }
 
+/// The figures of consecutive deals, before they are summed: the random player's win
+/// probability of each deal in order, and how many of them are winnable.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Block {
+    pub random_play: Vec<f64>,
+    pub winnable: usize,
+}
+
+/// Solves `deals` (random play and winnability) in parallel: their [`Block`]. `tick` is
+/// called once per deal solved.
+pub fn solve_block(deals: &[Deal], tick: &(dyn Fn() + Sync)) -> Result<Block> {
+    let solved: Vec<Result<(f64, bool)>> = deals
+        .par_iter()
+        .map_init(Kernel::default, |kernel, deal| {
+            let (p, _) = kernel.random_play(deal);
+            let w = winning_line(deal)?.is_some();
+            tick();
+            Ok((p, w))
+        })
+        .collect();
+    let mut block = Block {
+        random_play: Vec::with_capacity(deals.len()),
+        winnable: 0,
+    };
+    // The first failure in the order of the deals, whichever thread met it first.
+    for result in solved {
+        let (p, w) = result?;
+        block.random_play.push(p);
+        block.winnable += usize::from(w);
+    }
+    Ok(block)
+}
+
+/// The running sums behind [`Stats`], fed blocks in the order of their deals. The sums
+/// add one deal at a time in that order, so however the deals were cut into blocks (and
+/// wherever the blocks were solved), the floating-point figures are the same to the bit.
+#[derive(Clone, Debug, Default)]
+pub struct Sums {
+    deals: usize,
+    sum: f64,
+    sum_sq: f64,
+    winnable: usize,
+    histogram: [usize; BINS],
+}
+
+impl Sums {
+    /// Adds the deals of `block`, which follow those added so far.
+    pub fn add(&mut self, block: &Block) {
+        for &p in &block.random_play {
+            self.sum += p;
+            self.sum_sq += p * p;
+            self.histogram[bin(p)] += 1;
+        }
+        self.deals += block.random_play.len();
+        self.winnable += block.winnable;
+    }
+
+    /// The figures over every deal added.
+    pub fn stats(&self) -> Stats {
+        let count = self.deals;
+        let n = count as f64;
+        let mean = if count == 0 { 0.0 } else { self.sum / n };
+        let var = if count > 1 {
+            ((self.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
+        } else {
+            0.0
+        };
+        Stats {
+            deals: count,
+            mean_random_play: mean,
+            std_dev: var.sqrt(),
+            winnable: self.winnable,
+            histogram: self.histogram,
+        }
+    }
+}
+
 /// Shuffles `count` deals from `seed`, solves each (random play and winnability), and
 /// gathers the figures. `tick` is called once per deal solved.
 pub fn stats(count: usize, seed: u64, tick: &(dyn Fn() + Sync)) -> Result<Stats> {
     let mut deals = RandomDeals::new(seed);
-    let (mut sum, mut sum_sq, mut winnable) = (0.0f64, 0.0f64, 0usize);
-    let mut histogram = [0; BINS];
+    let mut sums = Sums::default();
     let mut done = 0;
     while done < count {
         let chunk: Vec<Deal> = deals.by_ref().take(CHUNK.min(count - done)).collect();
         done += chunk.len();
-        let solved: Vec<Result<(f64, bool)>> = chunk
-            .par_iter()
-            .map_init(Kernel::default, |kernel, deal| {
-                let (p, _) = kernel.random_play(deal);
-                let w = winning_line(deal)?.is_some();
-                tick();
-                Ok((p, w))
-            })
-            .collect();
-        for result in solved {
-            let (p, w) = result?;
-            sum += p;
-            sum_sq += p * p;
-            winnable += usize::from(w);
-            histogram[bin(p)] += 1;
-        }
+        sums.add(&solve_block(&chunk, tick)?);
     }
-    let n = count as f64;
-    let mean = if count == 0 { 0.0 } else { sum / n };
-    let var = if count > 1 {
-        ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
-    Ok(Stats {
-        deals: count,
-        mean_random_play: mean,
-        std_dev: var.sqrt(),
-        winnable,
-        histogram,
-    })
+    Ok(sums.stats())
 }
 
 #[cfg(test)]
@@ -186,6 +247,36 @@ mod tests {
         let one = stats(1, 1, &|| {}).unwrap();
         assert_eq!(one.std_dev, 0.0);
         assert_eq!(one.half_width_95(), None);
+    }
+
+    #[test]
+    fn skipping_deals_leaves_the_stream_where_dealing_would() {
+        for (seed, skipped) in [(1, 0), (1, 1), (7, 5), (9, 100)] {
+            let mut skipping = RandomDeals::new(seed);
+            skipping.skip_deals(skipped);
+            let mut dealing = RandomDeals::new(seed);
+            let expected = dealing.nth(skipped as usize);
+            assert_eq!(skipping.next(), expected, "seed {seed}, {skipped} skipped");
+        }
+    }
+
+    #[test]
+    fn sums_of_blocks_cut_anywhere_are_the_same_to_the_bit() {
+        let deals = random_deals(50, 8);
+        let whole = stats(50, 8, &|| {}).unwrap();
+        for cut in [1, 7, 50] {
+            let mut sums = Sums::default();
+            for part in deals.chunks(cut) {
+                sums.add(&solve_block(part, &|| {}).unwrap());
+            }
+            let s = sums.stats();
+            assert_eq!(s, whole, "blocks of {cut}");
+            assert_eq!(
+                s.mean_random_play.to_bits(),
+                whole.mean_random_play.to_bits()
+            );
+            assert_eq!(s.std_dev.to_bits(), whole.std_dev.to_bits());
+        }
     }
 
     #[test]

@@ -19,5 +19,7 @@ pub use distribution::{
 pub use file::{file_len, read_table, starts_like_a_table, ReadError, TableError};
 pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
-pub use simulate::{game_dice, simulate, simulate_from, simulate_with, Book, Scores, Start};
+pub use simulate::{
+    game_dice, simulate, simulate_from, simulate_range, simulate_with, Book, Scores, Start,
+};
 pub use solve::{solve, solve_with_progress, Moments, Position, Table};

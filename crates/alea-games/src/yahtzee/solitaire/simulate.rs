@@ -18,6 +18,7 @@
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use alea_core::Estimate;
@@ -53,6 +54,17 @@ impl Scores {
             self.counts.resize(s + 1, 0);
         }
         self.counts[s] += 1;
+    }
+
+    /// Adds the games of `other`: counts add up in any order, so the games of a
+    /// simulation may be played in parts anywhere and summed.
+    pub fn merge(&mut self, other: &Scores) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (mine, &theirs) in self.counts.iter_mut().zip(&other.counts) {
+            *mine += theirs;
+        }
     }
 
     pub fn games(&self) -> u64 {
@@ -266,15 +278,32 @@ pub fn simulate_with(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Scores {
+    simulate_in_blocks(player, book, start, 0..games, seed, BLOCK, progress)
+}
+
+/// Games `games` (by their numbers) of [`simulate_with`]: each game rolls its own dice,
+/// so the scores of parts played apart and [merged](Scores::merge) are those of the
+/// whole.
+///
+/// # Panics
+/// As [`simulate_with`].
+pub fn simulate_range(
+    player: &Player,
+    book: &mut Book,
+    start: &Start,
+    games: Range<u64>,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Scores {
     simulate_in_blocks(player, book, start, games, seed, BLOCK, progress)
 }
 
-/// [`simulate_with`] in blocks of `block` games.
+/// Games `games` of [`simulate_with`], played in blocks of `block` games.
 fn simulate_in_blocks(
     player: &Player,
     book: &mut Book,
     start: &Start,
-    games: u64,
+    games: Range<u64>,
     seed: u64,
     block: u64,
     progress: &(dyn Fn(u64) + Sync),
@@ -293,9 +322,9 @@ fn simulate_in_blocks(
     let open = TURNS - start.position.filled.count_ones() as usize;
     let roller = Roller::new(player);
     let mut scores = Scores::default();
-    let mut first = 0;
-    while first < games {
-        let n = (games - first).min(block);
+    let mut first = games.start;
+    while first < games.end {
+        let n = (games.end - first).min(block);
         let mut playing: Vec<Game> = (first..first + n)
             .into_par_iter()
             .map(|g| Game {
@@ -522,7 +551,7 @@ mod tests {
         let player = Player::new(&table);
         let start = Start::game();
         let play = |book: &mut Book, block| {
-            simulate_in_blocks(&player, book, &start, 3000, 11, block, &|_| {})
+            simulate_in_blocks(&player, book, &start, 0..3000, 11, block, &|_| {})
         };
         let whole = play(&mut Book::new(), BLOCK);
         assert_eq!(whole.games(), 3000);
@@ -535,5 +564,12 @@ mod tests {
                 "blocks of {block}, a book kept"
             );
         }
+        // Parts played apart, each from a book of its own, in any order.
+        let mut parts = Scores::default();
+        for games in [2000..3000, 0..1, 1..1999, 1999..2000] {
+            let part = simulate_range(&player, &mut Book::new(), &start, games, 11, &|_| {});
+            parts.merge(&part);
+        }
+        assert_eq!(parts, whole);
     }
 }

@@ -316,11 +316,11 @@ fn rewards_of(
     let mut out = Rewards::default();
     let mut choices = Vec::new();
     let mdp = program.kind == ModelType::Mdp;
-    for s in 0..part.states() {
+    for (s, &is_initial) in initial.iter().enumerate() {
         let state = part.state(s as u32);
         let kept = match absorbing {
             Some(test) => stepper
-                .holds(test, state, initial[s], false)
+                .holds(test, state, is_initial, false)
                 .map_err(RewardError::Model)?,
             None => false,
         };
@@ -337,7 +337,7 @@ fn rewards_of(
                 .map_err(RewardError::Explore)?;
         }
         let r = stepper
-            .rewards(&items, state, initial[s], &expansion, &mut choices)
+            .rewards(&items, state, is_initial, &expansion, &mut choices)
             .map_err(RewardError::Model)?;
         out.state.push(r);
         out.choice.extend_from_slice(&choices);

@@ -200,15 +200,16 @@ impl Cluster {
         let mut waiting = self.processes - me - 1;
         while waiting > 0 {
             match listener.accept() {
-                Ok((stream, _)) => {
-                    // A stranger or a wrong job is turned away; the wait goes on.
-                    if let Ok(peer) = self.greet(&stream, None, deadline) {
-                        if peer > me && sockets[peer].is_none() {
-                            sockets[peer] = Some(stream);
-                            waiting -= 1;
-                        }
+                Ok((stream, _)) => match self.greet(&stream, None, deadline) {
+                    Ok(peer) if peer > me && sockets[peer].is_none() => {
+                        sockets[peer] = Some(stream);
+                        waiting -= 1;
                     }
-                }
+                    // A process of this cluster running another job stops the run.
+                    Err(e @ ClusterError::Mismatch { .. }) => return Err(e),
+                    // A stranger is turned away; the wait goes on.
+                    _ => {}
+                },
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     if Instant::now() >= deadline {
                         let missing = (me + 1..self.processes)

@@ -488,10 +488,9 @@ pub fn reach_reward(
             ));
         }
     }
+    // The upper bounds are guessed later; until then they follow the lower ones.
     let mut hi = hi;
-    for s in 0..n {
-        hi[s] = lo[s];
-    }
+    hi[..n].copy_from_slice(&lo[..n]);
     iterate(worker, g, q, goal, class, lo, hi, true)
 }
 

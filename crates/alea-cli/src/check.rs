@@ -67,7 +67,9 @@ pub struct CheckArgs {
     #[arg(long, default_value_t = 1e-9, value_name = "E", value_parser = parse_precision)]
     precision: f64,
     /// One JSON object per property: property, name, value, infinite, exact,
-    /// error_bound, states, transitions, choices, deadlocks, seconds (build, check).
+    /// error_bound, states, transitions, choices, deadlocks, seconds (build, check);
+    /// with --cluster also cluster (processes, workers, peak_bytes of each process,
+    /// copies of states kept across partitions, sweeps).
     #[arg(long)]
     json: bool,
     /// A state, by its variables' values (`x=3,y=2`; variables left out may have any
@@ -284,9 +286,10 @@ struct Shown {
     pruned: bool,
     build: Duration,
     check: Duration,
-    /// On a cluster: the processes, the workers of each, and the most bytes each
-    /// process held for its part of the model.
-    cluster: Option<(usize, usize, Vec<u64>)>,
+    /// On a cluster: the processes, the workers of each, the most bytes each process
+    /// held for its part of the model, the copies of states kept across partitions, and
+    /// the property's sweeps.
+    cluster: Option<(usize, usize, Vec<u64>, u64, u64)>,
 }
 
 /// One property's answer: a JSON object or a line.
@@ -310,10 +313,16 @@ fn write_answer(
         }
         size_fields(&mut o, &shown.sizes);
         o.insert("pruned".into(), json!(shown.pruned));
-        if let Some((processes, workers, bytes)) = &shown.cluster {
+        if let Some((processes, workers, bytes, copies, sweeps)) = &shown.cluster {
             o.insert(
                 "cluster".into(),
-                json!({"processes": processes, "workers": workers, "peak_bytes": bytes}),
+                json!({
+                    "processes": processes,
+                    "workers": workers,
+                    "peak_bytes": bytes,
+                    "copies": copies,
+                    "sweeps": sweeps,
+                }),
             );
         }
         o.insert(
@@ -441,6 +450,8 @@ fn run_cluster(
                 cluster.processes,
                 cluster.workers,
                 report.process_bytes.clone(),
+                report.copies,
+                a.sweeps,
             )),
         };
         write_answer(args, session.property(a.id), &a.checked, &shown, None, out)?;

@@ -22,8 +22,8 @@ fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The cases of the test models that a cluster answers: all but filters (one value over
-/// many states) and those that need end components collapsed.
+/// The cases of the test models that a cluster answers: all but those that need end
+/// components collapsed.
 fn cases() -> Vec<Value> {
     let text = std::fs::read_to_string(models("expected.json")).unwrap();
     let all: Value = serde_json::from_str(&text).unwrap();
@@ -31,7 +31,6 @@ fn cases() -> Vec<Value> {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|c| !c["property"].as_str().unwrap().starts_with("filter"))
         .filter(|c| !NEEDS_COLLAPSE.contains(&c["name"].as_str().unwrap()))
         .cloned()
         .collect()
@@ -127,6 +126,23 @@ fn cases_on_four_processes_of_two_workers_equal_the_exact_answer() {
 }
 
 #[test]
+fn first_over_the_initial_states_is_the_first_initial_state() {
+    let model = models("sync.prism");
+    let prop = "filter(first, P=? [F \"a_first\"], \"init\")";
+    let args = ["check", &model, "--prop", prop, "--json"];
+    let single: Value = serde_json::from_str(stdout(&common::alea(&args, b"")).trim()).unwrap();
+    for (processes, port) in [(2, 24820), (4, 24830)] {
+        let outs = cluster(&args, processes, 1, port);
+        let spread: Value = serde_json::from_str(stdout(&outs[0]).trim()).unwrap();
+        let x = single["value"].as_f64().unwrap();
+        let y = spread["value"].as_f64().unwrap();
+        let bound =
+            single["error_bound"].as_f64().unwrap() + spread["error_bound"].as_f64().unwrap();
+        assert!((x - y).abs() <= bound, "{x} against {y}");
+    }
+}
+
+#[test]
 fn the_model_size_is_the_single_process_one() {
     let model = example("pig.prism");
     let args = ["check", &model, "--const", "goal=20,h=10,first=0"];
@@ -176,22 +192,13 @@ fn pig_on_four_processes_agrees_with_one_process() {
 #[test]
 fn what_a_cluster_does_not_do_is_refused_with_the_reason() {
     let model = models("sync.prism");
-    let outs = cluster(
-        &[
-            "check",
-            &model,
-            "--prop",
-            "filter(min, P=? [F x=2], \"init\")",
-        ],
-        2,
-        1,
-        24730,
-    );
+    let prop = "filter(first, P=? [F \"a_first\"], true)";
+    let outs = cluster(&["check", &model, "--prop", prop], 2, 1, 24730);
     for out in &outs {
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("a filter reduces the values of all states"),
+            err.contains("follows a single process's order of exploration"),
             "{err}"
         );
     }

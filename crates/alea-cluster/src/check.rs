@@ -7,8 +7,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use alea_prism::ast::FilterOp;
 use alea_prism::ast::ModelType;
-use alea_prism::check::{Checked, Number, Question as Asked};
+use alea_prism::check::{reduce_numbers, Checked, Number, Plan, Question as Asked};
+use alea_prism::error::Span;
 use alea_prism::explore::{Compiled, Expansion, ExploreError, StateTest};
 use alea_prism::session::{Failure, PropertyId, Session};
 use serde::{Deserialize, Serialize};
@@ -34,14 +36,19 @@ pub struct Report {
     pub pruned: bool,
     pub build: Duration,
     pub answers: Vec<Answered>,
-    /// The most bytes any process held for its part, and each process's.
+    /// The most bytes each process held for its part of the model.
     pub process_bytes: Vec<u64>,
+    /// The copies of other workers' states that all workers keep: the values a sweep
+    /// sends.
+    pub copies: u64,
 }
 
 pub struct Answered {
     pub id: PropertyId,
     pub checked: Checked,
     pub seconds: Duration,
+    /// Rounds of the iteration (steps of a step-bounded question).
+    pub sweeps: u64,
 }
 
 /// A failure as every process shows it: exit status and message.
@@ -128,15 +135,16 @@ fn work(
     let mut graph = Graph::new(worker, &mut part);
     let mut verdicts = Gather::<Verdict>::new(worker);
     let mut initials = Gather::<Vec<Initial>>::new(worker);
+    let mut filters = Gather::<FilterPart>::new(worker);
     let mdp = program.kind == ModelType::Mdp;
     let mut answers = Vec::new();
     for id in session.property_ids() {
         let checking = Instant::now();
         let plan = session.plan(id).map_err(|f| failed(&f))?;
-        let sets = sets_of(session, compiled, &part, &plan.question, absorbing.as_ref());
+        let sets = sets_of(session, compiled, &part, &plan, absorbing.as_ref());
         let error = sets.as_ref().err().cloned();
         let bytes = match &sets {
-            Ok((_, _, rewards)) => solving_bytes(&part, &graph, rewards.as_ref()),
+            Ok((_, _, rewards, _)) => solving_bytes(&part, &graph, rewards.as_ref()),
             Err(_) => 0,
         };
         let all = verdicts.all(worker, Verdict { error, bytes });
@@ -148,7 +156,7 @@ fn work(
         let process = worker.index() / workers_per_process;
         part.peak_process_bytes = part.peak_process_bytes.max(per_process[process]);
         check_memory(job.limits, &per_process, "to solve a property")?;
-        let (stay, target, rewards) = sets.expect("no worker failed");
+        let (stay, target, rewards, chosen) = sets.expect("no worker failed");
         let q = Question {
             goal: plan.question.goal(),
             precision: job.precision,
@@ -179,24 +187,53 @@ fn work(
                 solve::bounded(worker, &mut graph, &q, *steps, &fixed)?
             }
         };
-        let mine = initial_values(&part, &bounds);
-        let mut values: Vec<Initial> = initials.all(worker, mine).into_iter().flatten().collect();
-        values.sort_unstable_by_key(|v| v.0);
-        let numbers = values
-            .into_iter()
-            .map(|(_, value, error_bound, pinned)| (Number::Float { value, error_bound }, pinned))
-            .collect();
-        let checked = session
-            .conclude(id, &plan, numbers)
-            .map_err(|f| failed(&f))?;
+        let checked = match (&plan.filter, &chosen) {
+            (Some((op, _)), Some(chosen)) => {
+                let mine = filter_part(&part, &bounds, *op, chosen, plan.span);
+                let all = filters.all(worker, mine);
+                let parts = all
+                    .iter()
+                    .filter_map(|p| p.part)
+                    .map(|(value, error_bound)| Number::Float { value, error_bound })
+                    .collect();
+                let count = all.iter().map(|p| p.count).sum::<u64>() as usize;
+                let first = all
+                    .iter()
+                    .all(|p| p.all_initial)
+                    .then(|| all.iter().filter_map(|p| p.first).min_by_key(|f| f.0))
+                    .flatten()
+                    .map(|(_, value, error_bound)| Number::Float { value, error_bound });
+                session.conclude_filter(id, &plan, parts, count, first)
+            }
+            _ => {
+                let mine = initial_values(&part, &bounds);
+                let mut values: Vec<Initial> =
+                    initials.all(worker, mine).into_iter().flatten().collect();
+                values.sort_unstable_by_key(|v| v.0);
+                let numbers = values
+                    .into_iter()
+                    .map(|(_, value, error_bound, pinned)| {
+                        (Number::Float { value, error_bound }, pinned)
+                    })
+                    .collect();
+                session.conclude(id, &plan, numbers)
+            }
+        }
+        .map_err(|f| failed(&f))?;
         answers.push(Answered {
             id,
             checked,
             seconds: checking.elapsed(),
+            sweeps: bounds.sweeps,
         });
     }
-    let mut bytes = Gather::<u64>::new(worker);
-    let all = bytes.all(worker, part.peak_process_bytes);
+    let mut bytes = Gather::<(u64, u64)>::new(worker);
+    let all = bytes.all(
+        worker,
+        (part.peak_process_bytes, graph.topo.copies() as u64),
+    );
+    let copies = all.iter().map(|b| b.1).sum();
+    let all: Vec<u64> = all.iter().map(|b| b.0).collect();
     if worker.index() != 0 {
         return Ok(None);
     }
@@ -207,6 +244,7 @@ fn work(
         build,
         answers,
         process_bytes,
+        copies,
     }))
 }
 
@@ -217,6 +255,63 @@ fn solving_bytes(part: &Part, graph: &Graph, rewards: Option<&Rewards>) -> u64 {
     let len = graph.topo.len() as u64;
     let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 8);
     part.bytes(0) + graph.topo.bytes() + 16 * len + 16 * n + 2 * n + rewards
+}
+
+/// A worker's part of a filter: its chosen states' values reduced (sums for an
+/// average), how many they are, and for `first` whether they are all initial and the
+/// first of them (its position among the initial states, its value and bound).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct FilterPart {
+    part: Option<(f64, f64)>,
+    count: u64,
+    all_initial: bool,
+    first: Option<(u64, f64, f64)>,
+}
+
+fn filter_part(
+    part: &Part,
+    bounds: &Bounds,
+    op: FilterOp,
+    chosen: &[bool],
+    span: Span,
+) -> FilterPart {
+    let number = |s: usize| {
+        let (value, error_bound, _) = bounds.value(s);
+        Number::Float { value, error_bound }
+    };
+    let states: Vec<usize> = (0..part.states()).filter(|&s| chosen[s]).collect();
+    let partial = if op == FilterOp::Avg {
+        FilterOp::Sum
+    } else {
+        op
+    };
+    let reduced = (!states.is_empty() && op != FilterOp::First)
+        .then(|| {
+            reduce_numbers(
+                partial,
+                states.iter().map(|&s| number(s)).collect(),
+                false,
+                span,
+            )
+            .ok()
+        })
+        .flatten()
+        .map(|n| (n.to_f64(), n.error_bound()));
+    let first = part
+        .initial
+        .iter()
+        .filter(|&&(_, s)| chosen[s as usize])
+        .min_by_key(|&&(pos, _)| pos)
+        .map(|&(pos, s)| {
+            let (value, error_bound, _) = bounds.value(s as usize);
+            (pos as u64, value, error_bound)
+        });
+    FilterPart {
+        part: reduced,
+        count: states.len() as u64,
+        all_initial: states.iter().all(|&s| part.is_initial(s as u32)),
+        first,
+    }
 }
 
 /// The values of the initial states owned here.
@@ -230,7 +325,8 @@ fn initial_values(part: &Part, bounds: &Bounds) -> Vec<Initial> {
         .collect()
 }
 
-type Sets = (Vec<bool>, Vec<bool>, Option<Rewards>);
+/// The `stay` and `target` sets, the rewards, and a filter's states.
+type Sets = (Vec<bool>, Vec<bool>, Option<Rewards>, Option<Vec<bool>>);
 
 /// The own states' `stay` and `target` sets and rewards of a question, or the first
 /// error in evaluating them.
@@ -238,9 +334,10 @@ fn sets_of(
     session: &Session,
     compiled: &Compiled,
     part: &Part,
-    question: &Asked,
+    plan: &Plan,
     absorbing: Option<&StateTest>,
 ) -> Result<Sets, (u8, String)> {
+    let question = &plan.question;
     let program = &session.program;
     let mut stepper = compiled.stepper(program);
     let n = part.states();
@@ -273,6 +370,10 @@ fn sets_of(
         Asked::Reach { target, reward, .. } => (vec![true; n], set(Some(target))?, Some(*reward)),
         Asked::Cumulative { reward, .. } => (vec![true; n], vec![false; n], Some(*reward)),
     };
+    let chosen = match &plan.filter {
+        Some((_, states)) => Some(set(states.as_ref())?),
+        None => None,
+    };
     let rewards = match reward {
         None => None,
         Some(None) => Some(Rewards {
@@ -291,7 +392,7 @@ fn sets_of(
             )?,
         ),
     };
-    Ok((stay, target, rewards))
+    Ok((stay, target, rewards, chosen))
 }
 
 enum RewardError {

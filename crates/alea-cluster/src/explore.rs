@@ -101,10 +101,38 @@ impl Part {
     }
 }
 
-/// A target sent to its owner: who asks, the transition waiting for it, the state.
-type Request = (u32, u64, Vec<u64>);
-/// The owner's answer: the transition, the target's global id.
-type Reply = (u64, u64);
+/// The targets a worker asks one owner about in a step, in one message (no allocation
+/// per target): who asks, the transitions waiting, the packed states one after another.
+type Request = (u32, Vec<u64>, Vec<u64>);
+/// The owner's answer: the transitions and the targets' global ids, in the same order.
+type Reply = (Vec<u64>, Vec<u64>);
+
+/// The requests of this step, by owner.
+struct Outbox {
+    slots: Vec<Vec<u64>>,
+    states: Vec<Vec<u64>>,
+}
+
+impl Outbox {
+    fn new(peers: usize) -> Outbox {
+        Outbox {
+            slots: vec![Vec::new(); peers],
+            states: vec![Vec::new(); peers],
+        }
+    }
+
+    /// Sends each owner its requests, and empties the box.
+    fn send(&mut self, me: usize, requests: &mut Channel<Request>) {
+        for (o, (slots, states)) in self.slots.iter_mut().zip(&mut self.states).enumerate() {
+            if !slots.is_empty() {
+                requests.send(
+                    o,
+                    (me as u32, std::mem::take(slots), std::mem::take(states)),
+                );
+            }
+        }
+    }
+}
 
 /// What every worker tells the others at the end of a step.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -151,6 +179,7 @@ pub fn explore(
     let mut table: HashTable<u32> = HashTable::new();
     let mut requests = Channel::<Request>::new(worker);
     let mut replies = Channel::<Reply>::new(worker);
+    let mut outbox = Outbox::new(peers);
     let mut status = Gather::<Status>::new(worker);
     let mut stepper = compiled.stepper(program);
     let mut expansion = Expansion::default();
@@ -189,7 +218,7 @@ pub fn explore(
                     .expand(&state, &mut expansion)
                     .map_err(|e| fail(&e))
                     .map(|()| {
-                        add_choices(&mut part, &mut table, &expansion, &mut requests);
+                        add_choices(&mut part, &mut table, &expansion, &mut outbox);
                     }),
                 Err(e) => Err(e),
             };
@@ -199,13 +228,21 @@ pub fn explore(
             expanded += 1;
         }
         // The owners number what they were asked, and answer.
-        for (from, slot, state) in requests.finish(worker) {
-            let h = Compiled::hash(&state);
-            let (id, _) = insert(&mut part, &mut table, &state, h);
-            replies.send(from as usize, (slot, part.gid(id)));
+        outbox.send(me, &mut requests);
+        for (from, slots, states) in requests.finish(worker) {
+            let ids = states
+                .chunks_exact(words)
+                .map(|state| {
+                    let (id, _) = insert(&mut part, &mut table, state, Compiled::hash(state));
+                    part.gid(id)
+                })
+                .collect();
+            replies.send(from as usize, (slots, ids));
         }
-        for (slot, gid) in replies.finish(worker) {
-            part.to[slot as usize] = gid;
+        for (slots, gids) in replies.finish(worker) {
+            for (slot, gid) in slots.into_iter().zip(gids) {
+                part.to[slot as usize] = gid;
+            }
         }
         let states = (part.arena.len() / words) as u64;
         let mine = Status {
@@ -323,7 +360,7 @@ fn add_choices(
     part: &mut Part,
     table: &mut HashTable<u32>,
     expansion: &Expansion,
-    requests: &mut Channel<Request>,
+    outbox: &mut Outbox,
 ) {
     let words = part.words;
     let s = part.choices.len() - 1;
@@ -340,7 +377,8 @@ fn add_choices(
                 let (id, _) = insert(part, table, target, h);
                 part.to.push(part.gid(id));
             } else {
-                requests.send(o, (part.me as u32, part.to.len() as u64, target.to_vec()));
+                outbox.slots[o].push(part.to.len() as u64);
+                outbox.states[o].extend_from_slice(target);
                 part.to.push(u64::MAX);
             }
             part.prob.push(expansion.probs[t]);

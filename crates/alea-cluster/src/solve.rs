@@ -63,6 +63,11 @@ impl Topology {
         self.len() == 0
     }
 
+    /// The copies of other workers' states kept here.
+    pub fn copies(&self) -> usize {
+        self.ghosts
+    }
+
     #[inline]
     fn choices_of(&self, s: usize) -> Range<usize> {
         self.choices[s]..self.choices[s + 1]

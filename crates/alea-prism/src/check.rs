@@ -236,10 +236,13 @@ pub struct Plan {
     pub question: Question,
     pub bound: Option<(Rel, Exact)>,
     pub span: Span,
+    /// A filter's reduction of the values over a set of states (`None`: all states).
+    pub filter: Option<(FilterOp, Option<Ex>)>,
+    /// Where the filter's states are written, for the error when there are none.
+    filter_span: Span,
 }
 
-/// The plan of `property`: a query, with or without a bound. A filter needs the values of
-/// all states in one place, so it is refused with the reason.
+/// The plan of `property`: a query, with or without a bound, or a filter of a query.
 pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Plan> {
     match property {
         Property::Query {
@@ -259,15 +262,90 @@ pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Pla
                 question: question(program, scope, (&op, path, *span))?,
                 bound,
                 span: *span,
+                filter: None,
+                filter_span: *span,
             })
         }
-        Property::Filter { span, .. } => Err(Error::new(
-            *span,
-            "a filter reduces the values of all states, which a cluster keeps apart; \
-             check it without --cluster, or ask for the value of the initial state",
-        )
-        .into()),
+        Property::Filter {
+            op,
+            property: inner,
+            states,
+            span,
+        } => {
+            let Property::Query {
+                op: inner_op,
+                path,
+                span: inner_span,
+                bound: None,
+            } = &**inner
+            else {
+                return Err(Error::new(
+                    *span,
+                    "a filter takes a query for a value such as `P=? [F \"goal\"]`, not \
+                     another filter or a bound",
+                )
+                .into());
+            };
+            if matches!(
+                op,
+                FilterOp::Count | FilterOp::Forall | FilterOp::Exists | FilterOp::Print
+            ) {
+                reduce_numbers(*op, Vec::new(), false, *span)?;
+            }
+            let states_ex = states
+                .as_ref()
+                .map(|e| scope.state_formula(e))
+                .transpose()?;
+            Ok(Plan {
+                question: question(program, scope, (inner_op, path, *inner_span))?,
+                bound: None,
+                span: *span,
+                filter: Some((*op, states_ex)),
+                filter_span: states.as_ref().map_or(*span, |e| e.span),
+            })
+        }
     }
+}
+
+/// The answer of a filter from its parts, each reduced where its states are: the
+/// parts' results (sums for an average), the number of states the filter chose, and
+/// for `first` the value of the first of them if they are all initial states (the
+/// order of the others is a single process's order of exploration).
+pub fn conclude_filter(
+    plan: &Plan,
+    parts: Vec<Number>,
+    count: usize,
+    first: Option<Number>,
+) -> Result<Checked> {
+    let Some((op, _)) = &plan.filter else {
+        unreachable!("a filter's plan");
+    };
+    if count == 0 {
+        return Err(Error::new(
+            plan.filter_span,
+            "no reachable state satisfies the filter's states",
+        )
+        .into());
+    }
+    let value = match op {
+        FilterOp::First => first.ok_or_else(|| {
+            Error::new(
+                plan.span,
+                "filter(first, ...) over states that are not all initial ones follows a \
+                 single process's order of exploration; check it without --cluster",
+            )
+        })?,
+        FilterOp::Avg => average(
+            reduce_numbers(FilterOp::Sum, parts, false, plan.span)?,
+            count,
+        ),
+        op => reduce_numbers(*op, parts, false, plan.span)?,
+    };
+    Ok(Checked {
+        value,
+        solved: None,
+        holds: None,
+    })
 }
 
 /// The answer of a plan from the values of the initial states, each with whether it is
@@ -496,6 +574,20 @@ fn absolute(bound: f64, value: f64) -> f64 {
 
 fn reduce(op: FilterOp, solved: &Solved, chosen: &[usize], span: Span) -> Result<Number> {
     let values: Vec<Number> = chosen.iter().map(|&s| value_of(solved, s)).collect();
+    let exact = matches!(solved.values, StateValues::Exact(_));
+    reduce_numbers(op, values, exact, span)
+}
+
+/// A filter's reduction of `values` (at least one), exact or in `f64` with the bound of
+/// every rounding. A checker that keeps the states apart (alea's cluster) reduces each
+/// part, then the parts' results: the least of the least, the sum of the sums (an
+/// average is a sum divided by the count, see [`average`]).
+pub fn reduce_numbers(
+    op: FilterOp,
+    values: Vec<Number>,
+    exact: bool,
+    span: Span,
+) -> Result<Number> {
     let pick = |want_max: bool| -> Number {
         let better = |a: &Number, b: &Number| {
             let (x, y) = (a.to_f64(), b.to_f64());
@@ -540,48 +632,36 @@ fn reduce(op: FilterOp, solved: &Solved, chosen: &[usize], span: Span) -> Result
         FilterOp::First => Ok(values[0].clone()),
         FilterOp::Sum | FilterOp::Avg => {
             let n = values.len();
-            let total = match &solved.values {
-                StateValues::Exact(_) => {
-                    let mut sum = Some(Exact::zero());
-                    for v in &values {
-                        sum = match (sum, v) {
-                            (Some(a), Number::Exact(Some(b))) => Some(a + b),
-                            _ => None,
-                        };
-                    }
-                    if op == FilterOp::Avg {
-                        sum.map(|s| s / Exact::from_integer(n.into()))
-                    } else {
-                        sum
-                    }
-                    .map_or(Number::Exact(None), |q| Number::Exact(Some(q)))
+            let total = if exact {
+                let mut sum = Some(Exact::zero());
+                for v in &values {
+                    sum = match (sum, v) {
+                        (Some(a), Number::Exact(Some(b))) => Some(a + b),
+                        _ => None,
+                    };
                 }
-                StateValues::Float(_) => {
-                    let mut sum = 0.0;
-                    let mut bound = 0.0;
-                    for v in &values {
-                        sum += v.to_f64();
-                        bound += v.error_bound();
-                    }
-                    // The summation's own rounding: at most n - 1 roundings of partial
-                    // sums no larger than the total of magnitudes.
-                    let magnitude: f64 = values.iter().map(|v| v.to_f64().abs()).sum();
-                    bound += magnitude * f64::EPSILON * n as f64;
-                    if op == FilterOp::Avg {
-                        let avg = sum / n as f64;
-                        Number::Float {
-                            value: avg,
-                            error_bound: bound / n as f64 + avg.abs() * f64::EPSILON,
-                        }
-                    } else {
-                        Number::Float {
-                            value: sum,
-                            error_bound: bound,
-                        }
-                    }
+                Number::Exact(sum)
+            } else {
+                let mut sum = 0.0;
+                let mut bound = 0.0;
+                for v in &values {
+                    sum += v.to_f64();
+                    bound += v.error_bound();
+                }
+                // The summation's own rounding: at most n - 1 roundings of partial
+                // sums no larger than the total of magnitudes.
+                let magnitude: f64 = values.iter().map(|v| v.to_f64().abs()).sum();
+                bound += magnitude * f64::EPSILON * n as f64;
+                Number::Float {
+                    value: sum,
+                    error_bound: bound,
                 }
             };
-            Ok(total)
+            Ok(if op == FilterOp::Avg {
+                average(total, n)
+            } else {
+                total
+            })
         }
         FilterOp::Count | FilterOp::Forall | FilterOp::Exists | FilterOp::Print => {
             Err(Error::new(
@@ -592,6 +672,20 @@ fn reduce(op: FilterOp, solved: &Solved, chosen: &[usize], span: Span) -> Result
                 ),
             )
             .into())
+        }
+    }
+}
+
+/// The average of `n` values from their sum (in `f64` with the division's rounding).
+pub fn average(sum: Number, n: usize) -> Number {
+    match sum {
+        Number::Exact(q) => Number::Exact(q.map(|q| q / Exact::from_integer(n.into()))),
+        Number::Float { value, error_bound } => {
+            let avg = value / n as f64;
+            Number::Float {
+                value: avg,
+                error_bound: error_bound / n as f64 + avg.abs() * f64::EPSILON,
+            }
         }
     }
 }

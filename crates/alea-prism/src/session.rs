@@ -413,6 +413,22 @@ impl Session {
         })
     }
 
+    /// The answer of a filter from its parts (see [`check::conclude_filter`]).
+    pub fn conclude_filter(
+        &self,
+        id: PropertyId,
+        plan: &check::Plan,
+        parts: Vec<check::Number>,
+        count: usize,
+        first: Option<check::Number>,
+    ) -> Result<check::Checked, Failure> {
+        let props = &self.properties[id.text];
+        check::conclude_filter(plan, parts, count, first).map_err(|e| match e {
+            CheckError::Property(e) | CheckError::Undecided(e) => props.source.fail(&e),
+            CheckError::Engine(e) => engine_failure(e),
+        })
+    }
+
     /// Every property, in order: text by text, each text's in its order.
     pub fn property_ids(&self) -> Vec<PropertyId> {
         self.properties

@@ -402,6 +402,8 @@ fn run_cluster(
         args.constants.join(",").into_bytes(),
         args.precision.to_le_bytes().to_vec(),
         (args.max_states as u64).to_le_bytes().to_vec(),
+        // Every process must take the same decision when a process's memory is over.
+        args.max_memory.unwrap_or(0).to_le_bytes().to_vec(),
     ];
     parts.extend(
         session
@@ -417,7 +419,7 @@ fn run_cluster(
         .expect("--cluster was given");
     let job = alea_cluster::check::Job {
         session: Arc::clone(&session),
-        precision: args.precision,
+        precision: alea_core::sparse::clamp_precision(args.precision),
         limits: alea_cluster::explore::Limits {
             max_states: args.max_states.min(session::STATE_LIMIT) as u64,
             max_memory: args.max_memory,
@@ -437,7 +439,7 @@ fn run_cluster(
         deadlocks: t.deadlocks,
     };
     let build = report.build;
-    if report.answers.is_empty() {
+    if report.answers.is_empty() && report.error.is_none() {
         return print_size(args, &sizes, build, out);
     }
     for a in &report.answers {
@@ -456,7 +458,10 @@ fn run_cluster(
         };
         write_answer(args, session.property(a.id), &a.checked, &shown, None, out)?;
     }
-    Ok(())
+    match report.error {
+        Some(e) => Err(crate::cluster::failure(e)),
+        None => Ok(()),
+    }
 }
 
 /// The size of an explored model.

@@ -101,13 +101,18 @@ impl ClusterArgs {
             Duration::from_secs_f64(self.timeout),
         )
         .map_err(failure)?;
-        // Timely needs as many workers in every process; processes that differ fail the
+        // Timely needs as many workers in every process, and every process must agree on
+        // their number and on the version of alea; processes that differ fail the
         // handshake instead of taking the run down.
         let workers = self.workers as u64;
+        let processes = self.processes as u64;
         cluster.fingerprint = alea_cluster::fingerprint(&[
             &fingerprint.to_le_bytes(),
+            env!("CARGO_PKG_VERSION").as_bytes(),
             b"workers",
             &workers.to_le_bytes(),
+            b"processes",
+            &processes.to_le_bytes(),
         ]);
         Ok(Some(cluster))
     }

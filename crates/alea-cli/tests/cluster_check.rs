@@ -37,8 +37,7 @@ fn cases() -> Vec<Value> {
 }
 
 /// Cases whose answer needs end components collapsed, which a cluster refuses.
-const NEEDS_COLLAPSE: [&str; 5] = [
-    "ec-0-pmax-goal",
+const NEEDS_COLLAPSE: [&str; 4] = [
     "ec-4-pmax-goal",
     "ec-0-pmax-trap",
     "ec-0-rmin-cost-goal",
@@ -192,7 +191,7 @@ fn pig_on_four_processes_agrees_with_one_process() {
 #[test]
 fn what_a_cluster_does_not_do_is_refused_with_the_reason() {
     let model = models("sync.prism");
-    let prop = "filter(first, P=? [F \"a_first\"], true)";
+    let prop = "filter(first, P=? [F \"a_first\"], !\"init\")";
     let outs = cluster(&["check", &model, "--prop", prop], 2, 1, 24730);
     for out in &outs {
         assert_eq!(out.status.code(), Some(2));
@@ -223,7 +222,7 @@ fn what_a_cluster_does_not_do_is_refused_with_the_reason() {
         "{err}"
     );
     let ec = models("end_components.prism");
-    let case = cases_named("ec-0-pmax-goal");
+    let case = cases_named("ec-4-pmax-goal");
     let mut args = case_args(&case);
     args[1] = ec;
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -231,6 +230,34 @@ fn what_a_cluster_does_not_do_is_refused_with_the_reason() {
     assert_eq!(outs[0].status.code(), Some(1));
     let err = String::from_utf8_lossy(&outs[0].stderr);
     assert!(err.contains("needs end components collapsed"), "{err}");
+}
+
+#[test]
+fn a_property_that_fails_after_another_stops_every_process_with_its_message() {
+    let ec = cases_named("ec-4-pmax-goal");
+    let good = cases_named("ec-4-pmin-goal");
+    assert_eq!(ec["model"], good["model"]);
+    let model = models(ec["model"].as_str().unwrap());
+    let mut args = vec![
+        "check",
+        &model,
+        "--prop",
+        good["property"].as_str().unwrap(),
+    ];
+    args.extend(["--prop", ec["property"].as_str().unwrap()]);
+    let constants = [good["constants"].as_str(), ec["constants"].as_str()];
+    if let [Some(a), Some(b)] = constants {
+        assert_eq!(a, b, "one model, one set of constants");
+        if !a.is_empty() {
+            args.extend(["--const", a]);
+        }
+    }
+    let outs = cluster(&args, 2, 1, 24840);
+    for out in &outs {
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("needs end components collapsed"), "{err}");
+    }
 }
 
 fn cases_named(name: &str) -> Value {
@@ -262,17 +289,18 @@ fn start(args: &[&str], i: usize, hosts: &str, timeout: &str) -> std::process::C
 fn a_killed_process_stops_the_other_which_names_it_and_the_run_can_be_restarted() {
     let dir = tempfile::tempdir().unwrap();
     let hosts = hostfile(dir.path(), 2, 24750);
+    // A reward gathered for a billion steps on a cycle: it runs until it is killed.
+    let cycle = dir.path().join("cycle.prism");
+    std::fs::write(
+        &cycle,
+        "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] true -> 0.5 : (x'=0) + 0.5 : (x'=1);\n\
+         endmodule\nrewards \"r\"\n  true : 1;\nendrewards\n",
+    )
+    .unwrap();
+    let cycle = cycle.to_string_lossy().into_owned();
+    let long = ["check", &cycle, "--prop", "R=? [C<=1000000000]"];
     let dice = models("dice.prism");
     let constants = "n=20,K1=2,K2=2,K3=2,a=1,b=1,c=1";
-    // A hundred million steps: it runs until it is killed.
-    let long = [
-        "check",
-        &dice,
-        "--prop",
-        "P=? [F<=100000000 \"end\"]",
-        "--const",
-        constants,
-    ];
     let zero = start(&long, 0, &hosts, "10");
     let mut one = start(&long, 1, &hosts, "10");
     std::thread::sleep(Duration::from_millis(1500));

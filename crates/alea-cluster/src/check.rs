@@ -30,8 +30,10 @@ pub struct Job {
     pub prune: bool,
 }
 
-/// What process 0 reports.
+/// What process 0 reports: the answers in order, up to the first property that failed
+/// (its failure in `error`), as the single-process check prints them.
 pub struct Report {
+    pub error: Option<ClusterError>,
     pub totals: Totals,
     pub pruned: bool,
     pub build: Duration,
@@ -65,19 +67,40 @@ fn failed(f: &Failure) -> ClusterError {
     }
 }
 
+/// A failure as the message every worker shares: exit status and text.
+fn shared(e: ClusterError) -> (u8, String) {
+    match e {
+        ClusterError::Failed { code, message } => (code, message),
+        other => (1, other.to_string()),
+    }
+}
+
 /// Runs the job on this process's workers; process 0 gets the report.
 pub fn run(cluster: &Cluster, job: Job) -> Result<Option<Report>, ClusterError> {
     let session = &job.session;
-    // The plans first: an error in a property stops every process before any work.
-    let ids = session.property_ids();
-    for &id in &ids {
-        session.plan(id).map_err(|f| failed(&f))?;
+    // The plans first: the properties before the first wrong one are answered, then its
+    // error is reported, the same on every process.
+    let mut ids = session.property_ids();
+    let mut wrong = None;
+    if let Some(k) = ids.iter().position(|&id| session.plan(id).is_err()) {
+        wrong = session.plan(ids[k]).err().map(|f| failed(&f));
+        ids.truncate(k);
     }
     let compiled = Compiled::new(&session.program).map_err(|e| explore_failure(session, &e))?;
-    let job = Arc::new((job, compiled));
+    let job = Arc::new((job, compiled, ids));
     let workers = cluster.workers;
-    let mut reports = cluster.run(move |worker| work(worker, &job.0, &job.1, workers))?;
-    Ok(reports.swap_remove(0))
+    let mut outcomes = cluster.run(move |worker| work(worker, &job.0, &job.1, &job.2, workers))?;
+    let (report, error) = outcomes.swap_remove(0);
+    let error = error.or(wrong);
+    match report {
+        // Process 0 prints the answers, then the failure.
+        Some(mut r) => {
+            r.error = error;
+            Ok(Some(r))
+        }
+        // The others print nothing, but fail as process 0 does.
+        None => error.map_or(Ok(None), Err),
+    }
 }
 
 fn explore_failure(session: &Session, e: &ExploreError) -> ClusterError {
@@ -108,8 +131,9 @@ fn work(
     worker: &mut Worker,
     job: &Job,
     compiled: &Compiled,
+    ids: &[PropertyId],
     workers_per_process: usize,
-) -> Result<Option<Report>, ClusterError> {
+) -> Result<(Option<Report>, Option<ClusterError>), ClusterError> {
     let started = Instant::now();
     let session = &*job.session;
     let program = &session.program;
@@ -118,10 +142,7 @@ fn work(
     } else {
         None
     };
-    let fail = |e: &ExploreError| match explore_failure(session, e) {
-        ClusterError::Failed { code, message } => (code, message),
-        other => (1, other.to_string()),
-    };
+    let fail = |e: &ExploreError| shared(explore_failure(session, e));
     let mut part = explore(
         worker,
         workers_per_process,
@@ -138,94 +159,108 @@ fn work(
     let mut filters = Gather::<FilterPart>::new(worker);
     let mdp = program.kind == ModelType::Mdp;
     let mut answers = Vec::new();
-    for id in session.property_ids() {
-        let checking = Instant::now();
-        let plan = session.plan(id).map_err(|f| failed(&f))?;
-        let sets = sets_of(session, compiled, &part, &plan, absorbing.as_ref());
-        let error = sets.as_ref().err().cloned();
-        let bytes = match &sets {
-            Ok((_, _, rewards, _)) => solving_bytes(&part, &graph, rewards.as_ref()),
-            Err(_) => 0,
-        };
-        let all = verdicts.all(worker, Verdict { error, bytes });
-        if let Some((code, message)) = all.iter().find_map(|v| v.error.clone()) {
-            return Err(ClusterError::Failed { code, message });
+    let mut error = None;
+    for &id in ids {
+        // Every worker meets the same failure at the same property (each is decided on
+        // values all workers share): the answers before it still stand.
+        let answered = (|| -> Result<Answered, ClusterError> {
+            let checking = Instant::now();
+            let plan = session.plan(id).map_err(|f| failed(&f))?;
+            let sets = sets_of(session, compiled, &part, &plan, absorbing.as_ref());
+            let error = sets.as_ref().err().cloned();
+            let bytes = match &sets {
+                Ok((_, _, rewards, _)) => solving_bytes(&part, &graph, rewards.as_ref()),
+                Err(_) => 0,
+            };
+            let all = verdicts.all(worker, Verdict { error, bytes });
+            if let Some((code, message)) = all.iter().find_map(|v| v.error.clone()) {
+                return Err(ClusterError::Failed { code, message });
+            }
+            let worker_bytes: Vec<u64> = all.iter().map(|v| v.bytes).collect();
+            let per_process = by_process(&worker_bytes, workers_per_process);
+            let process = worker.index() / workers_per_process;
+            part.peak_process_bytes = part.peak_process_bytes.max(per_process[process]);
+            check_memory(job.limits, &per_process, "to solve a property")?;
+            let (stay, target, rewards, chosen) = sets.expect("no worker failed");
+            let q = Question {
+                goal: plan.question.goal(),
+                precision: job.precision,
+                mdp,
+                rewards: rewards.as_ref(),
+            };
+            let bounds = match &plan.question {
+                Asked::Until { steps: None, .. } => {
+                    solve::until(worker, &mut graph, &q, &stay, &target)?
+                }
+                Asked::Until { steps: Some(k), .. } => {
+                    let fixed: Vec<Option<f64>> = (0..part.states())
+                        .map(|s| {
+                            if target[s] {
+                                Some(1.0)
+                            } else if !stay[s] {
+                                Some(0.0)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
+                    solve::bounded(worker, &mut graph, &q, *k, &fixed)?
+                }
+                Asked::Reach { .. } => solve::reach_reward(worker, &mut graph, &q, &target)?,
+                Asked::Cumulative { steps, .. } => {
+                    let fixed = vec![None; part.states()];
+                    solve::bounded(worker, &mut graph, &q, *steps, &fixed)?
+                }
+            };
+            let checked = match (&plan.filter, &chosen) {
+                (Some((op, _)), Some(chosen)) => {
+                    let mine = filter_part(&part, &bounds, *op, chosen, plan.span);
+                    let all = filters.all(worker, mine);
+                    let parts = all
+                        .iter()
+                        .filter_map(|p| p.part)
+                        .map(|(value, error_bound)| Number::Float { value, error_bound })
+                        .collect();
+                    let count = all.iter().map(|p| p.count).sum::<u64>() as usize;
+                    // Exploration numbers the initial states first: the first chosen
+                    // state is the chosen initial state of least position, if any.
+                    let first = all
+                        .iter()
+                        .filter_map(|p| p.first)
+                        .min_by_key(|f| f.0)
+                        .map(|(_, value, error_bound)| Number::Float { value, error_bound });
+                    session.conclude_filter(id, &plan, parts, count, first)
+                }
+                (Some(_), None) => unreachable!("a filter's states come with its sets"),
+                (None, _) => {
+                    let mine = initial_values(&part, &bounds);
+                    let mut values: Vec<Initial> =
+                        initials.all(worker, mine).into_iter().flatten().collect();
+                    values.sort_unstable_by_key(|v| v.0);
+                    let numbers = values
+                        .into_iter()
+                        .map(|(_, value, error_bound, pinned)| {
+                            (Number::Float { value, error_bound }, pinned)
+                        })
+                        .collect();
+                    session.conclude(id, &plan, numbers)
+                }
+            }
+            .map_err(|f| failed(&f))?;
+            Ok(Answered {
+                id,
+                checked,
+                seconds: checking.elapsed(),
+                sweeps: bounds.sweeps,
+            })
+        })();
+        match answered {
+            Ok(a) => answers.push(a),
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
         }
-        let worker_bytes: Vec<u64> = all.iter().map(|v| v.bytes).collect();
-        let per_process = by_process(&worker_bytes, workers_per_process);
-        let process = worker.index() / workers_per_process;
-        part.peak_process_bytes = part.peak_process_bytes.max(per_process[process]);
-        check_memory(job.limits, &per_process, "to solve a property")?;
-        let (stay, target, rewards, chosen) = sets.expect("no worker failed");
-        let q = Question {
-            goal: plan.question.goal(),
-            precision: job.precision,
-            mdp,
-            rewards: rewards.as_ref(),
-        };
-        let bounds = match &plan.question {
-            Asked::Until { steps: None, .. } => {
-                solve::until(worker, &mut graph, &q, &stay, &target)?
-            }
-            Asked::Until { steps: Some(k), .. } => {
-                let fixed: Vec<Option<f64>> = (0..part.states())
-                    .map(|s| {
-                        if target[s] {
-                            Some(1.0)
-                        } else if !stay[s] {
-                            Some(0.0)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
-                solve::bounded(worker, &mut graph, &q, *k, &fixed)?
-            }
-            Asked::Reach { .. } => solve::reach_reward(worker, &mut graph, &q, &target)?,
-            Asked::Cumulative { steps, .. } => {
-                let fixed = vec![None; part.states()];
-                solve::bounded(worker, &mut graph, &q, *steps, &fixed)?
-            }
-        };
-        let checked = match (&plan.filter, &chosen) {
-            (Some((op, _)), Some(chosen)) => {
-                let mine = filter_part(&part, &bounds, *op, chosen, plan.span);
-                let all = filters.all(worker, mine);
-                let parts = all
-                    .iter()
-                    .filter_map(|p| p.part)
-                    .map(|(value, error_bound)| Number::Float { value, error_bound })
-                    .collect();
-                let count = all.iter().map(|p| p.count).sum::<u64>() as usize;
-                let first = all
-                    .iter()
-                    .all(|p| p.all_initial)
-                    .then(|| all.iter().filter_map(|p| p.first).min_by_key(|f| f.0))
-                    .flatten()
-                    .map(|(_, value, error_bound)| Number::Float { value, error_bound });
-                session.conclude_filter(id, &plan, parts, count, first)
-            }
-            _ => {
-                let mine = initial_values(&part, &bounds);
-                let mut values: Vec<Initial> =
-                    initials.all(worker, mine).into_iter().flatten().collect();
-                values.sort_unstable_by_key(|v| v.0);
-                let numbers = values
-                    .into_iter()
-                    .map(|(_, value, error_bound, pinned)| {
-                        (Number::Float { value, error_bound }, pinned)
-                    })
-                    .collect();
-                session.conclude(id, &plan, numbers)
-            }
-        }
-        .map_err(|f| failed(&f))?;
-        answers.push(Answered {
-            id,
-            checked,
-            seconds: checking.elapsed(),
-            sweeps: bounds.sweeps,
-        });
     }
     let mut bytes = Gather::<(u64, u64)>::new(worker);
     let all = bytes.all(
@@ -235,17 +270,21 @@ fn work(
     let copies = all.iter().map(|b| b.1).sum();
     let all: Vec<u64> = all.iter().map(|b| b.0).collect();
     if worker.index() != 0 {
-        return Ok(None);
+        return Ok((None, error));
     }
     let process_bytes = all.iter().step_by(workers_per_process).copied().collect();
-    Ok(Some(Report {
-        totals: part.totals,
-        pruned: absorbing.is_some(),
-        build,
-        answers,
-        process_bytes,
-        copies,
-    }))
+    Ok((
+        Some(Report {
+            error: None,
+            totals: part.totals,
+            pruned: absorbing.is_some(),
+            build,
+            answers,
+            process_bytes,
+            copies,
+        }),
+        error,
+    ))
 }
 
 /// The bytes a worker holds while it solves a property: its states, the topology, the
@@ -258,13 +297,12 @@ fn solving_bytes(part: &Part, graph: &Graph, rewards: Option<&Rewards>) -> u64 {
 }
 
 /// A worker's part of a filter: its chosen states' values reduced (sums for an
-/// average), how many they are, and for `first` whether they are all initial and the
-/// first of them (its position among the initial states, its value and bound).
+/// average), how many they are, and for `first` the first chosen initial state (its
+/// position among the initial states, its value and bound).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct FilterPart {
     part: Option<(f64, f64)>,
     count: u64,
-    all_initial: bool,
     first: Option<(u64, f64, f64)>,
 }
 
@@ -293,9 +331,8 @@ fn filter_part(
                 false,
                 span,
             )
-            .ok()
+            .expect("min, max and sum reduce any values")
         })
-        .flatten()
         .map(|n| (n.to_f64(), n.error_bound()));
     let first = part
         .initial
@@ -309,7 +346,6 @@ fn filter_part(
     FilterPart {
         part: reduced,
         count: states.len() as u64,
-        all_initial: states.iter().all(|&s| part.is_initial(s as u32)),
         first,
     }
 }
@@ -341,13 +377,7 @@ fn sets_of(
     let program = &session.program;
     let mut stepper = compiled.stepper(program);
     let n = part.states();
-    let fail = |e: &alea_prism::error::Error| {
-        let f = session.source.fail(e);
-        match failed(&f) {
-            ClusterError::Failed { code, message } => (code, message),
-            other => (1, other.to_string()),
-        }
-    };
+    let fail = |e: &alea_prism::error::Error| shared(failed(&session.source.fail(e)));
     let mut initial = vec![false; n];
     for &(_, s) in &part.initial {
         initial[s as usize] = true;
@@ -416,7 +446,6 @@ fn rewards_of(
     let mut expansion = Expansion::default();
     let mut out = Rewards::default();
     let mut choices = Vec::new();
-    let mdp = program.kind == ModelType::Mdp;
     for (s, &is_initial) in initial.iter().enumerate() {
         let state = part.state(s as u32);
         let kept = match absorbing {
@@ -425,7 +454,10 @@ fn rewards_of(
                 .map_err(RewardError::Model)?,
             None => false,
         };
-        if kept && mdp {
+        // A state left unexpanded is a target of every property asked, so its value is
+        // fixed and its reward never counts: it is not expanded here either (which could
+        // fail where the single-process check, which never expands it, does not).
+        if kept {
             expansion = Expansion {
                 choice_end: vec![1],
                 actions: vec![None],

@@ -84,9 +84,9 @@ impl Part {
         &self.arena[s as usize * w..(s as usize + 1) * w]
     }
 
-    /// Whether local state `s` is initial.
+    /// Whether local state `s` is initial: each worker numbers its initial states first.
     pub fn is_initial(&self, s: u32) -> bool {
-        self.initial.iter().any(|&(_, t)| t == s)
+        (s as usize) < self.initial.len()
     }
 
     /// Bytes held by this part (capacities, the table's slots included).
@@ -229,7 +229,11 @@ pub fn explore(
         }
         // The owners number what they were asked, and answer.
         outbox.send(me, &mut requests);
-        for (from, slots, states) in requests.finish(worker) {
+        // By the asking worker: the numbering, and so the order of the sweeps and the
+        // last digits of the answers, does not depend on the order of arrival.
+        let mut asked = requests.finish(worker);
+        asked.sort_unstable_by_key(|r| r.0);
+        for (from, slots, states) in asked {
             let ids = states
                 .chunks_exact(words)
                 .map(|state| {

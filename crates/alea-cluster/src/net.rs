@@ -97,6 +97,7 @@ impl Cluster {
         install_hook();
         crate::round::reset();
         failures().lock().unwrap_or_else(|e| e.into_inner()).clear();
+        *fault().lock().unwrap_or_else(|e| e.into_inner()) = None;
         let hooks = Hooks::default();
         let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
             if self.processes == 1 {
@@ -176,7 +177,13 @@ impl Cluster {
                 address: self.addresses[process].clone(),
                 cause,
             },
-            None => ClusterError::Internal(panic),
+            None => ClusterError::Internal(
+                fault()
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone()
+                    .unwrap_or(panic),
+            ),
         }
     }
 
@@ -264,9 +271,10 @@ impl Cluster {
         deadline: Instant,
     ) -> Result<usize, ClusterError> {
         let io = |e: std::io::Error| ClusterError::Network(e.to_string());
+        // A connection that says nothing (not one of ours) must not hold the wait up.
         let wait = deadline
             .saturating_duration_since(Instant::now())
-            .max(Duration::from_millis(100));
+            .clamp(Duration::from_millis(100), Duration::from_secs(5));
         stream.set_nonblocking(false).map_err(io)?;
         stream.set_read_timeout(Some(wait)).map_err(io)?;
         stream.set_nodelay(true).map_err(io)?;
@@ -351,6 +359,12 @@ fn read_hostfile(name: &str, text: &str, processes: usize) -> Result<Vec<String>
     Ok(addresses)
 }
 
+/// The first panic of a worker of this process that was not timely's: its message.
+fn fault() -> &'static Mutex<Option<String>> {
+    static FAULT: OnceLock<Mutex<Option<String>>> = OnceLock::new();
+    FAULT.get_or_init(|| Mutex::new(None))
+}
+
 /// The failures timely's network threads reported: the peer's index and the cause.
 fn failures() -> &'static Mutex<Vec<(usize, String)>> {
     static FAILURES: OnceLock<Mutex<Vec<(usize, String)>>> = OnceLock::new();
@@ -378,14 +392,15 @@ fn install_hook() {
                 .or_else(|| name.strip_prefix("timely:send-"))
                 .and_then(|i| i.parse::<usize>().ok());
             if let Some(peer) = peer {
-                let cause = message
-                    .strip_prefix("timely communication error: ")
-                    .unwrap_or(message)
-                    .to_string();
-                failures()
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((peer, cause));
+                // Only a broken connection is the peer's doing; a network thread that
+                // fails on a poisoned queue follows a fault of this process.
+                if let Some(cause) = message.strip_prefix("timely communication error: ") {
+                    failures()
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((peer, cause.to_string()));
+                }
+                crate::round::abort();
                 return;
             }
             if message.contains("MergeQueue poisoned")
@@ -396,9 +411,15 @@ fn install_hook() {
                 crate::round::abort();
                 return;
             }
-            // A fault of alea's own in a worker: the others of this process stop too.
+            // A fault of alea's own in a worker: the others of this process stop too,
+            // and the first such message is what the run reports.
             if name.starts_with("timely:work") {
                 crate::round::abort();
+                let mut first = fault().lock().unwrap_or_else(|e| e.into_inner());
+                first.get_or_insert_with(|| message.to_string());
+                if message == crate::round::LEFT {
+                    return;
+                }
             }
             previous(info);
         }));

@@ -34,6 +34,9 @@ static ABORT: AtomicBool = AtomicBool::new(false);
 
 /// The message of the panic that ends a worker after another one failed.
 pub(crate) const ABORTED: &str = "alea: a worker of this process failed";
+/// The message of the panic of a worker that missed another worker's value: that one
+/// left the run early, and waiting on would hang or use a value that never came.
+pub(crate) const LEFT: &str = "a worker left the run before it ended";
 
 /// Stops every worker of this process at its next wait.
 pub(crate) fn abort() {
@@ -127,6 +130,9 @@ impl<T: ExchangeData + Clone> Gather<T> {
             self.channel.send(to, (me, value.clone()));
         }
         let mut got = self.channel.finish(worker);
+        if got.len() != worker.peers() {
+            std::panic::panic_any(LEFT);
+        }
         got.sort_unstable_by_key(|(from, _)| *from);
         got.into_iter().map(|(_, v)| v).collect()
     }

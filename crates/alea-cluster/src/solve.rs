@@ -96,7 +96,9 @@ struct Sweep {
     worst: f64,
     /// Every upper bound was mapped at or below itself.
     closed: bool,
-    /// An upper bound fell below its lower bound (a guess too low).
+    /// An upper bound fell below its lower bound (a guess too low). Part of the proof,
+    /// not only a hint: the bound then stored is the lower one, which may exceed the old
+    /// upper bound, so such a sweep proves nothing.
     crossed: bool,
     /// The largest rise of a lower bound, relative above 1.
     moved: f64,
@@ -344,12 +346,20 @@ impl Graph {
         .changed
     }
 
-    /// The states from which some strategy reaches `target` with probability 1 (the
-    /// engine's nested fixed point: the largest set from which a choice stays in the set
-    /// and moves closer to the target).
-    fn almost_surely_some(&mut self, worker: &mut Worker, target: &[bool]) -> Vec<bool> {
+    /// The states from which some strategy reaches `target` with probability 1 through
+    /// states of `within` (the engine's nested fixed point: the largest set from which a
+    /// choice stays in the set and moves closer to the target).
+    fn almost_surely_some(
+        &mut self,
+        worker: &mut Worker,
+        target: &[bool],
+        within: &[bool],
+    ) -> Vec<bool> {
         let len = self.topo.len();
         let mut y = vec![1.0; len];
+        for s in 0..self.topo.n {
+            y[s] = (target[s] || within[s]) as u8 as f64;
+        }
         let mut changed = true;
         loop {
             let all = self.share(
@@ -420,11 +430,19 @@ pub fn until(
     // A state that cannot reach the target (whatever the choices, for the least) is
     // worth 0.
     let reaches = g.reach(worker, target, &through, goal == Goal::Min);
+    // A state from which some strategy reaches the target surely is worth 1, for the
+    // greatest probability: this leaves no end component among the states worth 1, as
+    // the engine's analysis does.
+    let sure = if q.mdp && goal == Goal::Max {
+        g.almost_surely_some(worker, target, &through)
+    } else {
+        vec![false; n]
+    };
     let mut class = vec![FIXED; n];
     let mut lo = vec![0.0; g.topo.len()];
     let mut hi = vec![0.0; g.topo.len()];
     for s in 0..n {
-        if target[s] {
+        if target[s] || sure[s] {
             lo[s] = 1.0;
             hi[s] = 1.0;
         } else if through[s] && reaches[s] {
@@ -458,7 +476,7 @@ pub fn reach_reward(
     // Infinite where the target is missed with positive probability: by some strategy
     // for the greatest reward (and in a chain), by every one for the least.
     let sure: Vec<bool> = if goal == Goal::Min && q.mdp {
-        g.almost_surely_some(worker, target)
+        g.almost_surely_some(worker, target, &outside)
     } else {
         let positive = g.reach(worker, target, &outside, q.mdp);
         let zero: Vec<bool> = positive.iter().map(|&p| !p).collect();
@@ -512,14 +530,24 @@ fn choice_bounds(t: &Topology, c: usize, base: f64, x: &[f64]) -> [f64; 2] {
         sum[1] += p * x[v + 1];
         terms += 1.0;
     }
-    if !(sum[0].is_finite() && sum[1].is_finite()) {
-        return [f64::INFINITY; 2];
-    }
     let margin = (terms + 4.0) * UNIT * 1.0001;
-    [
-        (sum[0] * (1.0 - margin)).next_down().max(0.0),
-        (sum[1] * (1.0 + margin)).next_up(),
-    ]
+    // Each side on its own: a guessed upper bound that overflows says nothing about the
+    // lower one.
+    let down = |v: f64| {
+        if v.is_finite() {
+            (v * (1.0 - margin)).next_down().max(0.0)
+        } else {
+            v
+        }
+    };
+    let up = |v: f64| {
+        if v.is_finite() {
+            (v * (1.0 + margin)).next_up()
+        } else {
+            v
+        }
+    };
+    [down(sum[0]), up(sum[1])]
 }
 
 /// Interval iteration over the open states until every midpoint is within the
@@ -756,8 +784,23 @@ pub fn bounded(
         })
     };
     let mut next = vec![0.0; 2 * n];
-    for _ in 0..steps {
-        g.share(worker, &mut x, 2, Sweep::default());
+    let mut changed = true;
+    let mut taken = 0;
+    while taken < steps {
+        // Once a step changes no value anywhere, the rest would not either.
+        let all = g.share(
+            worker,
+            &mut x,
+            2,
+            Sweep {
+                changed,
+                ..Sweep::default()
+            },
+        );
+        if !all.changed {
+            break;
+        }
+        taken += 1;
         let t = &g.topo;
         for s in 0..n {
             if let Some(v) = fixed[s] {
@@ -781,6 +824,7 @@ pub fn bounded(
             next[2 * s + 1] = if rewards.is_none() { h.min(1.0) } else { h };
         }
         // Steps are taken together (Jacobi): step k must read the values of step k - 1.
+        changed = x[..2 * n] != next[..];
         x[..2 * n].copy_from_slice(&next);
     }
     let mut out = Bounds {
@@ -791,7 +835,7 @@ pub fn bounded(
             .map(|f| if f.is_some() { FIXED } else { OPEN })
             .collect(),
         error_bound: 0.0,
-        sweeps: steps,
+        sweeps: taken,
     };
     for s in 0..n {
         out.lo.push(x[2 * s]);

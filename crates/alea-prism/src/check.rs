@@ -309,8 +309,9 @@ pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Pla
 
 /// The answer of a filter from its parts, each reduced where its states are: the
 /// parts' results (sums for an average), the number of states the filter chose, and
-/// for `first` the value of the first of them if they are all initial states (the
-/// order of the others is a single process's order of exploration).
+/// for `first` the value of the first of them if it is an initial state (exploration
+/// numbers those first; the order of the others is a single process's order of
+/// exploration).
 pub fn conclude_filter(
     plan: &Plan,
     parts: Vec<Number>,
@@ -331,8 +332,8 @@ pub fn conclude_filter(
         FilterOp::First => first.ok_or_else(|| {
             Error::new(
                 plan.span,
-                "filter(first, ...) over states that are not all initial ones follows a \
-                 single process's order of exploration; check it without --cluster",
+                "filter(first, ...) over states none of which is initial follows a single \
+                 process's order of exploration; check it without --cluster",
             )
         })?,
         FilterOp::Avg => average(

@@ -125,6 +125,12 @@ pub fn midpoint(lo: f64, hi: f64) -> (f64, f64) {
 /// The unit roundoff of `f64`: one rounding errs by at most this, relatively.
 pub const UNIT: f64 = interval::UNIT;
 
+/// The precision the iteration works to: the one asked for, but no finer than rounding
+/// lets the bounds meet.
+pub fn clamp_precision(precision: f64) -> f64 {
+    interval::clamp_precision(precision)
+}
+
 /// The answer for every state, in `f64`.
 #[derive(Clone, Debug)]
 pub struct Answer {

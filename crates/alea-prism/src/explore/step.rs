@@ -217,7 +217,7 @@ impl Stepper<'_> {
                 while j < commands.len() && commands[j] == commands[i] {
                     j += 1;
                 }
-                merged += self.by_action[slot(commands[i])] * (j - i) as f64 / 1.0;
+                merged += self.by_action[slot(commands[i])] * (j - i) as f64;
                 i = j;
             }
             choices.push(merged / k);

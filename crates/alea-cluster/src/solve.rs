@@ -399,6 +399,13 @@ pub struct Rewards {
     pub choice: Vec<f64>,
 }
 
+impl Rewards {
+    /// The reward of taking choice `c` in state `s`: the state's and the choice's.
+    fn of(&self, s: usize, c: usize) -> f64 {
+        self.state.get(s).copied().unwrap_or(0.0) + self.choice.get(c).copied().unwrap_or(0.0)
+    }
+}
+
 /// What a question needs beyond the graph.
 pub struct Question<'a> {
     /// `None` in a Markov chain (one choice per state).
@@ -550,6 +557,29 @@ fn choice_bounds(t: &Topology, c: usize, base: f64, x: &[f64]) -> [f64; 2] {
     [down(sum[0]), up(sum[1])]
 }
 
+/// The bounds of state `s`'s best choice (both sides of every choice rounded outward,
+/// then the greatest or least of each side), `base(s, c)` the reward of choice `c`.
+#[inline]
+fn best_bounds(
+    t: &Topology,
+    s: usize,
+    goal: Goal,
+    base: &impl Fn(usize, usize) -> f64,
+    x: &[f64],
+) -> [f64; 2] {
+    let mut choices = t.choices_of(s);
+    let first = choices.next().expect("every state has a choice");
+    let mut best = choice_bounds(t, first, base(s, first), x);
+    for c in choices {
+        let b = choice_bounds(t, c, base(s, c), x);
+        best = match goal {
+            Goal::Max => [best[0].max(b[0]), best[1].max(b[1])],
+            Goal::Min => [best[0].min(b[0]), best[1].min(b[1])],
+        };
+    }
+    best
+}
+
 /// Interval iteration over the open states until every midpoint is within the
 /// precision; `guess_upper` for rewards, whose upper bounds are guessed.
 ///
@@ -579,11 +609,7 @@ fn iterate(
         x[2 * s + 1] = hi[s];
     }
     let rewards = q.rewards;
-    let base = |s: usize, c: usize| -> f64 {
-        rewards.map_or(0.0, |r| {
-            r.state.get(s).copied().unwrap_or(0.0) + r.choice.get(c).copied().unwrap_or(0.0)
-        })
-    };
+    let base = |s: usize, c: usize| rewards.map_or(0.0, |r| r.of(s, c));
     let mut guess = Guess {
         certified: !guess_upper,
         ..Guess::default()
@@ -623,18 +649,7 @@ fn iterate(
             if class[s] != OPEN {
                 continue;
             }
-            let mut best: Option<[f64; 2]> = None;
-            for c in t.choices_of(s) {
-                let b = choice_bounds(t, c, base(s, c), &x);
-                best = Some(match best {
-                    None => b,
-                    Some(a) => match goal {
-                        Goal::Max => [a[0].max(b[0]), a[1].max(b[1])],
-                        Goal::Min => [a[0].min(b[0]), a[1].min(b[1])],
-                    },
-                });
-            }
-            let [mut l, mut h] = best.expect("every state has a choice");
+            let [mut l, mut h] = best_bounds(t, s, goal, &base, &x);
             let (old_l, old_h) = (x[2 * s], x[2 * s + 1]);
             l = l.max(old_l);
             if fresh {
@@ -664,6 +679,13 @@ fn iterate(
             mine.worst = f64::INFINITY;
         }
     }
+    Ok(bounds(worker, g, &x, class, sweeps))
+}
+
+/// The bounds of the own states from `x` (lower and upper interleaved), with the largest
+/// error of a midpoint over all workers' open states.
+fn bounds(worker: &mut Worker, g: &mut Graph, x: &[f64], class: Vec<u8>, sweeps: u64) -> Bounds {
+    let n = g.topo.n;
     let mut out = Bounds {
         lo: Vec::with_capacity(n),
         hi: Vec::with_capacity(n),
@@ -688,7 +710,7 @@ fn iterate(
             },
         )
         .worst;
-    Ok(out)
+    out
 }
 
 /// Where the guess of the upper bounds of expected rewards stands.
@@ -778,11 +800,7 @@ pub fn bounded(
         }
     }
     let rewards = q.rewards;
-    let base = |s: usize, c: usize| -> f64 {
-        rewards.map_or(0.0, |r| {
-            r.state.get(s).copied().unwrap_or(0.0) + r.choice.get(c).copied().unwrap_or(0.0)
-        })
-    };
+    let base = |s: usize, c: usize| rewards.map_or(0.0, |r| r.of(s, c));
     let mut next = vec![0.0; 2 * n];
     let mut changed = true;
     let mut taken = 0;
@@ -808,18 +826,7 @@ pub fn bounded(
                 next[2 * s + 1] = v;
                 continue;
             }
-            let mut best: Option<[f64; 2]> = None;
-            for c in t.choices_of(s) {
-                let b = choice_bounds(t, c, base(s, c), &x);
-                best = Some(match best {
-                    None => b,
-                    Some(a) => match goal {
-                        Goal::Max => [a[0].max(b[0]), a[1].max(b[1])],
-                        Goal::Min => [a[0].min(b[0]), a[1].min(b[1])],
-                    },
-                });
-            }
-            let [l, h] = best.expect("every state has a choice");
+            let [l, h] = best_bounds(t, s, goal, &base, &x);
             next[2 * s] = l;
             next[2 * s + 1] = if rewards.is_none() { h.min(1.0) } else { h };
         }
@@ -827,32 +834,9 @@ pub fn bounded(
         changed = x[..2 * n] != next[..];
         x[..2 * n].copy_from_slice(&next);
     }
-    let mut out = Bounds {
-        lo: Vec::with_capacity(n),
-        hi: Vec::with_capacity(n),
-        class: fixed
-            .iter()
-            .map(|f| if f.is_some() { FIXED } else { OPEN })
-            .collect(),
-        error_bound: 0.0,
-        sweeps: taken,
-    };
-    for s in 0..n {
-        out.lo.push(x[2 * s]);
-        out.hi.push(x[2 * s + 1]);
-    }
-    let mine = (0..n)
-        .filter(|&s| out.class[s] == OPEN)
-        .map(|s| midpoint(out.lo[s], out.hi[s]).1)
-        .fold(0.0, f64::max);
-    out.error_bound = g
-        .sweep(
-            worker,
-            Sweep {
-                worst: mine,
-                ..Sweep::default()
-            },
-        )
-        .worst;
-    Ok(out)
+    let class = fixed
+        .iter()
+        .map(|f| if f.is_some() { FIXED } else { OPEN })
+        .collect();
+    Ok(bounds(worker, g, &x, class, taken))
 }

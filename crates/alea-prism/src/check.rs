@@ -187,25 +187,12 @@ pub fn check(
             states,
             span,
         } => {
-            let Property::Query {
-                op: inner_op,
-                path,
-                span: inner_span,
-                bound: None,
-            } = &**inner
-            else {
-                return Err(Error::new(
-                    *span,
-                    "a filter takes a query for a value such as `P=? [F \"goal\"]`, not \
-                     another filter or a bound",
-                )
-                .into());
-            };
+            let (inner_op, path, inner_span) = filtered(inner, *span)?;
             let solved = solve_query(
                 program,
                 explored,
                 scope,
-                (inner_op, path, *inner_span),
+                (inner_op, path, inner_span),
                 settings,
             )?;
             let selected = match states {
@@ -272,20 +259,7 @@ pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Pla
             states,
             span,
         } => {
-            let Property::Query {
-                op: inner_op,
-                path,
-                span: inner_span,
-                bound: None,
-            } = &**inner
-            else {
-                return Err(Error::new(
-                    *span,
-                    "a filter takes a query for a value such as `P=? [F \"goal\"]`, not \
-                     another filter or a bound",
-                )
-                .into());
-            };
+            let (inner_op, path, inner_span) = filtered(inner, *span)?;
             if matches!(
                 op,
                 FilterOp::Count | FilterOp::Forall | FilterOp::Exists | FilterOp::Print
@@ -297,7 +271,7 @@ pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Pla
                 .map(|e| scope.state_formula(e))
                 .transpose()?;
             Ok(Plan {
-                question: question(program, scope, (inner_op, path, *inner_span))?,
+                question: question(program, scope, (inner_op, path, inner_span))?,
                 bound: None,
                 span: *span,
                 filter: Some((*op, states_ex)),
@@ -366,6 +340,24 @@ pub fn conclude(plan: &Plan, initial: Vec<(Number, bool)>) -> Result<Checked> {
                 holds: Some(holds),
             })
         }
+    }
+}
+
+/// The query a filter reduces: one for a value, without a bound.
+fn filtered(inner: &Property, span: Span) -> Result<(&Query, &Path, Span)> {
+    match inner {
+        Property::Query {
+            op,
+            path,
+            span,
+            bound: None,
+        } => Ok((op, path, *span)),
+        _ => Err(Error::new(
+            span,
+            "a filter takes a query for a value such as `P=? [F \"goal\"]`, not another \
+             filter or a bound",
+        )
+        .into()),
     }
 }
 

@@ -15,7 +15,7 @@ use hashbrown::HashTable;
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::round::{Channel, Gather};
+use crate::round::{Channel, Gather, PIECE};
 use crate::ClusterError;
 
 /// The owner of a packed state among `peers` workers: from the hash's high half, so that
@@ -121,15 +121,14 @@ impl Outbox {
         }
     }
 
-    /// Sends each owner its requests, and empties the box.
-    fn send(&mut self, me: usize, requests: &mut Channel<Request>) {
+    /// Sends each owner its requests, in pieces (see [`PIECE`]), and empties the box.
+    fn send(&mut self, me: usize, words: usize, requests: &mut Channel<Request>) {
         for (o, (slots, states)) in self.slots.iter_mut().zip(&mut self.states).enumerate() {
-            if !slots.is_empty() {
-                requests.send(
-                    o,
-                    (me as u32, std::mem::take(slots), std::mem::take(states)),
-                );
+            for (s, t) in slots.chunks(PIECE).zip(states.chunks(PIECE * words)) {
+                requests.send(o, (me as u32, s.to_vec(), t.to_vec()));
             }
+            slots.clear();
+            states.clear();
         }
     }
 }
@@ -228,11 +227,12 @@ pub fn explore(
             expanded += 1;
         }
         // The owners number what they were asked, and answer.
-        outbox.send(me, &mut requests);
-        // By the asking worker: the numbering, and so the order of the sweeps and the
-        // last digits of the answers, does not depend on the order of arrival.
+        outbox.send(me, words, &mut requests);
+        // By the asking worker, each one's pieces in order: the numbering, and so the
+        // order of the sweeps and the last digits of the answers, does not depend on the
+        // order of arrival.
         let mut asked = requests.finish(worker);
-        asked.sort_unstable_by_key(|r| r.0);
+        asked.sort_unstable_by_key(|r| (r.0, r.1.first().copied()));
         for (from, slots, states) in asked {
             let ids = states
                 .chunks_exact(words)

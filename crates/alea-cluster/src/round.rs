@@ -28,6 +28,13 @@ use timely::ExchangeData;
 /// a poisoned queue, noticed at the next look.
 const PARK: Duration = Duration::from_millis(50);
 
+/// The most items (states, values) one message carries. Timely's network layer keeps,
+/// for every peer and for the rest of the run, buffers as large as the largest message
+/// it has sent or received: messages of at most a few hundred kilobytes keep those at
+/// their first size, so that a process's memory follows its part of the model and not
+/// the number of its peers.
+pub const PIECE: usize = 1 << 14;
+
 /// Set when a worker of this process failed: the others stop waiting for rounds it will
 /// never finish (and the process's end then tells the other processes).
 static ABORT: AtomicBool = AtomicBool::new(false);

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
 use crate::explore::{Part, LIMIT};
-use crate::round::{Channel, Gather};
+use crate::round::{Channel, Gather, PIECE};
 use crate::ClusterError;
 
 /// Sweeps before a question is given up.
@@ -124,7 +124,7 @@ fn combine(all: &[Sweep]) -> Sweep {
 /// The topology and the channels its rounds use.
 pub struct Graph {
     pub topo: Topology,
-    values: Channel<(u32, Sweep, Vec<f64>)>,
+    values: Channel<(u32, Sweep, u64, Vec<f64>)>,
     sweeps: Gather<Sweep>,
 }
 
@@ -236,18 +236,31 @@ impl Graph {
             if w == t.me {
                 continue;
             }
-            let mut buf = Vec::with_capacity(states.len() * stride);
-            for &s in states {
-                let s = s as usize * stride;
-                buf.extend_from_slice(&x[s..s + stride]);
+            // In pieces (see `round::PIECE`); the first carries the summary.
+            let mut offset = 0;
+            for piece in states
+                .chunks(PIECE)
+                .chain(states.is_empty().then_some(&[][..]))
+            {
+                let mut buf = Vec::with_capacity(piece.len() * stride);
+                for &s in piece {
+                    let s = s as usize * stride;
+                    buf.extend_from_slice(&x[s..s + stride]);
+                }
+                self.values.send(w, (t.me as u32, mine, offset as u64, buf));
+                offset += piece.len() * stride;
             }
-            self.values.send(w, (t.me as u32, mine, buf));
         }
         let mut all = vec![mine];
-        for (from, theirs, buf) in self.values.finish(worker) {
-            let r = &t.imports[from as usize];
-            x[r.start * stride..r.end * stride].copy_from_slice(&buf);
-            all.push(theirs);
+        for (from, theirs, offset, buf) in self.values.finish(worker) {
+            let at = t.imports[from as usize].start * stride + offset as usize;
+            x[at..at + buf.len()].copy_from_slice(&buf);
+            if offset == 0 {
+                all.push(theirs);
+            }
+        }
+        if all.len() != worker.peers() {
+            std::panic::panic_any(crate::round::LEFT);
         }
         combine(&all)
     }

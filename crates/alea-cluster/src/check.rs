@@ -378,10 +378,6 @@ fn sets_of(
     let mut stepper = compiled.stepper(program);
     let n = part.states();
     let fail = |e: &alea_prism::error::Error| shared(failed(&session.source.fail(e)));
-    let mut initial = vec![false; n];
-    for &(_, s) in &part.initial {
-        initial[s as usize] = true;
-    }
     let mut set = |ex: Option<&alea_prism::program::Ex>| -> Result<Vec<bool>, (u8, String)> {
         let Some(ex) = ex else {
             return Ok(vec![true; n]);
@@ -390,7 +386,12 @@ fn sets_of(
         (0..n)
             .map(|s| {
                 stepper
-                    .holds(&test, part.state(s as u32), initial[s], part.deadlock[s])
+                    .holds(
+                        &test,
+                        part.state(s as u32),
+                        part.is_initial(s as u32),
+                        part.deadlock[s],
+                    )
                     .map_err(|e| fail(&e))
             })
             .collect()
@@ -411,15 +412,13 @@ fn sets_of(
             choice: Vec::new(),
         }),
         Some(Some(index)) => Some(
-            rewards_of(session, compiled, part, index, absorbing, &initial).map_err(
-                |e| match e {
-                    RewardError::Model(e) => fail(&e),
-                    RewardError::Explore(e) => match explore_failure(session, &e) {
-                        ClusterError::Failed { code, message } => (code, message),
-                        other => (1, other.to_string()),
-                    },
+            rewards_of(session, compiled, part, index, absorbing).map_err(|e| match e {
+                RewardError::Model(e) => fail(&e),
+                RewardError::Explore(e) => match explore_failure(session, &e) {
+                    ClusterError::Failed { code, message } => (code, message),
+                    other => (1, other.to_string()),
                 },
-            )?,
+            })?,
         ),
     };
     Ok((stay, target, rewards, chosen))
@@ -438,7 +437,6 @@ fn rewards_of(
     part: &Part,
     index: usize,
     absorbing: Option<&StateTest>,
-    initial: &[bool],
 ) -> Result<Rewards, RewardError> {
     let program = &session.program;
     let items = compiled.rewards(program, index);
@@ -446,8 +444,9 @@ fn rewards_of(
     let mut expansion = Expansion::default();
     let mut out = Rewards::default();
     let mut choices = Vec::new();
-    for (s, &is_initial) in initial.iter().enumerate() {
-        let state = part.state(s as u32);
+    for s in 0..part.states() as u32 {
+        let state = part.state(s);
+        let is_initial = part.is_initial(s);
         let kept = match absorbing {
             Some(test) => stepper
                 .holds(test, state, is_initial, false)

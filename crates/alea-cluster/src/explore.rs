@@ -264,13 +264,9 @@ pub fn explore(
         }
         let total: u64 = all.iter().map(|s| s.states).sum();
         if total > limits.max_states {
-            return Err(ClusterError::Failed {
-                code: LIMIT,
-                message: format!(
-                    "the model has more than {} reachable states; raise --max-states to go on",
-                    limits.max_states
-                ),
-            });
+            let limit = usize::try_from(limits.max_states).unwrap_or(usize::MAX);
+            let (code, message) = fail(&ExploreError::TooManyStates { limit });
+            return Err(ClusterError::Failed { code, message });
         }
         let bytes: Vec<u64> = all.iter().map(|s| s.bytes).collect();
         let per_process = by_process(&bytes, workers_per_process);

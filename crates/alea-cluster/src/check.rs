@@ -288,12 +288,15 @@ fn work(
 }
 
 /// The bytes a worker holds while it solves a property: its states, the topology, the
-/// bounds (two numbers per state and copy, and their result), the sets and the rewards.
+/// bounds (two numbers per state and copy, their result, and two more per state while a
+/// guess is tested), the sets and the rewards. Not counted: the quotient of a model
+/// whose end components are collapsed, which is built during the solve and is at most
+/// the topology's size again.
 fn solving_bytes(part: &Part, graph: &Graph, rewards: Option<&Rewards>) -> u64 {
     let n = part.states() as u64;
     let len = graph.topo.len() as u64;
     let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 8);
-    part.bytes(0) + graph.topo.bytes() + 16 * len + 16 * n + 2 * n + rewards
+    part.bytes(0) + graph.topo.bytes() + 16 * len + 32 * n + 2 * n + rewards
 }
 
 /// A worker's part of a filter: its chosen states' values reduced (sums for an

@@ -12,18 +12,23 @@
 //! is rounded outward (a relative margin covering the roundings of the sums and products
 //! and one unit in the last place of each probability), and a state may use the newest
 //! values of its own partition (in place) since any bounds will do. Upper bounds of
-//! probabilities start at 1; those of expected rewards are guessed just above the lower
-//! bounds and kept only once a sweep maps them at or below themselves everywhere
-//! (optimistic value iteration), which proves them above the least fixed point.
+//! probabilities start at 1. Once the lower bounds barely move, upper bounds are guessed
+//! just above them (for expected rewards, which have no others, and for probabilities,
+//! whose bounds from 1 can fall very slowly) and kept only once the operator is seen to
+//! map them at or below themselves everywhere (optimistic value iteration), which proves
+//! them above the least fixed point; see [`iterate`].
 //!
-//! End components. The engine collapses them; here they are detected instead, and a
-//! question that needs the collapse is refused with the reason: the greatest
-//! probability when a strategy can keep the process forever among the undecided states,
-//! and the least expected reward when it can do so at no cost. (The least probability
-//! and the greatest reward need no collapse once the graph analysis is done: such a
-//! strategy would give those states the value 0, or infinity.)
+//! End components. Where a strategy can keep the process forever among the undecided
+//! states, the upper bounds of the greatest probability stall, and the lower bounds of
+//! the least expected reward converge to the cost of staying, 0, if staying costs
+//! nothing. Those end components are found and collapsed in rounds ([`ends`]), as the
+//! engine does. (The least probability and the greatest reward need no collapse once the
+//! graph analysis is done: such a strategy would give those states the value 0, or
+//! infinity.)
 
 use std::ops::Range;
+
+mod ends;
 
 use alea_core::sparse::{midpoint, Goal, UNIT};
 use serde::{Deserialize, Serialize};
@@ -50,7 +55,10 @@ pub struct Topology {
     exports: Vec<Vec<u32>>,
     /// For each worker, where the copies of its states are.
     imports: Vec<Range<usize>>,
+    /// Each copy's local id at its owner.
+    ghost_local: Vec<u32>,
     me: usize,
+    peers: usize,
 }
 
 impl Topology {
@@ -73,6 +81,21 @@ impl Topology {
         self.choices[s]..self.choices[s + 1]
     }
 
+    /// The global id of local value `v` (an own state or a copy).
+    fn global(&self, v: usize) -> u64 {
+        let (owner, local) = if v < self.n {
+            (self.me, v as u32)
+        } else {
+            let owner = self
+                .imports
+                .iter()
+                .position(|r| r.contains(&v))
+                .expect("every copy has an owner");
+            (owner, self.ghost_local[v - self.n])
+        };
+        u64::from(local) * self.peers as u64 + owner as u64
+    }
+
     #[inline]
     fn row_of(&self, c: usize) -> Range<usize> {
         self.row[c]..self.row[c + 1]
@@ -84,6 +107,7 @@ impl Topology {
             + self.row.capacity() * 8
             + self.to.capacity() * 4
             + self.prob.capacity() * 8
+            + self.ghost_local.capacity() * 4
             + self.exports.iter().map(|e| e.capacity() * 4).sum::<usize>()) as u64
     }
 }
@@ -96,6 +120,9 @@ struct Sweep {
     worst: f64,
     /// Every upper bound was mapped at or below itself.
     closed: bool,
+    /// Every upper bound is at or below where it stood two sweeps before (see
+    /// [`iterate`]).
+    closed_two: bool,
     /// An upper bound fell below its lower bound (a guess too low). Part of the proof,
     /// not only a hint: the bound then stored is the lower one, which may exceed the old
     /// upper bound, so such a sweep proves nothing.
@@ -109,12 +136,14 @@ fn combine(all: &[Sweep]) -> Sweep {
     all.iter().fold(
         Sweep {
             closed: true,
+            closed_two: true,
             ..Sweep::default()
         },
         |a, s| Sweep {
             changed: a.changed || s.changed,
             worst: a.worst.max(s.worst),
             closed: a.closed && s.closed,
+            closed_two: a.closed_two && s.closed_two,
             crossed: a.crossed || s.crossed,
             moved: a.moved.max(s.moved),
         },
@@ -162,9 +191,29 @@ impl Graph {
     /// Renumbers the part's targets: every worker tells each owner which of its states it
     /// copies (one round).
     pub fn new(worker: &mut Worker, part: &mut Part) -> Graph {
-        let (me, peers) = (part.me, part.peers);
         let n = part.states();
-        let to = std::mem::take(&mut part.to);
+        Graph::build(
+            worker,
+            (part.me, part.peers),
+            n,
+            std::mem::take(&mut part.choices),
+            std::mem::take(&mut part.row),
+            std::mem::take(&mut part.to),
+            std::mem::take(&mut part.prob),
+        )
+    }
+
+    /// The graph of `n` own states with rows `choices`, `row`, `prob` to the global ids
+    /// `to`, for worker `me` of `peers` (see [`Graph::new`]).
+    fn build(
+        worker: &mut Worker,
+        (me, peers): (usize, usize),
+        n: usize,
+        choices: Vec<usize>,
+        row: Vec<usize>,
+        to: Vec<u64>,
+        prob: Vec<f64>,
+    ) -> Graph {
         // The other workers' states reached, by owner and then local id.
         let key = |g: u64| (g % peers as u64, g / peers as u64);
         let mut needed: Vec<u64> = to
@@ -212,13 +261,15 @@ impl Graph {
         let topo = Topology {
             n,
             ghosts: needed.len(),
-            choices: std::mem::take(&mut part.choices),
-            row: std::mem::take(&mut part.row),
+            choices,
+            row,
             to: local,
-            prob: std::mem::take(&mut part.prob),
+            prob,
             exports,
             imports,
+            ghost_local: needed.iter().map(|&g| (g / peers as u64) as u32).collect(),
             me,
+            peers,
         };
         Graph {
             topo,
@@ -270,6 +321,31 @@ impl Graph {
         combine(&self.sweeps.all(worker, mine))
     }
 
+    /// Brings the copies of `x` (`stride` numbers per state) up to date, and tells
+    /// whether any worker's last pass `changed` something.
+    fn share_flag(
+        &mut self,
+        worker: &mut Worker,
+        x: &mut [f64],
+        stride: usize,
+        changed: bool,
+    ) -> bool {
+        let mine = Sweep {
+            changed,
+            ..Sweep::default()
+        };
+        self.share(worker, x, stride, mine).changed
+    }
+
+    /// Whether `mine` holds on any worker.
+    fn any(&mut self, worker: &mut Worker, mine: bool) -> bool {
+        let mine = Sweep {
+            changed: mine,
+            ..Sweep::default()
+        };
+        self.sweep(worker, mine).changed
+    }
+
     /// A set of states grown (least fixed point) or shrunk (greatest) until no state
     /// changes anywhere: `x` holds 1 or 0 per local value; `rule(s, x)` is the new truth of
     /// own state `s`, asked only of states that may change (false ones when growing).
@@ -282,16 +358,7 @@ impl Graph {
     ) {
         let mut changed = true;
         loop {
-            let all = self.share(
-                worker,
-                x,
-                1,
-                Sweep {
-                    changed,
-                    ..Sweep::default()
-                },
-            );
-            if !all.changed {
+            if !self.share_flag(worker, x, 1, changed) {
                 return;
             }
             changed = false;
@@ -331,34 +398,6 @@ impl Graph {
         x[..self.topo.n].iter().map(|&v| v == 1.0).collect()
     }
 
-    /// Whether some strategy can keep the process forever among the states of `inside`
-    /// using only the choices `allowed` allows: the greatest set in which each state has
-    /// such a choice with every transition staying in the set is not empty.
-    fn can_stay(
-        &mut self,
-        worker: &mut Worker,
-        inside: &[bool],
-        allowed: impl Fn(usize) -> bool,
-    ) -> bool {
-        let mut x = vec![0.0; self.topo.len()];
-        for s in 0..self.topo.n {
-            x[s] = inside[s] as u8 as f64;
-        }
-        self.fixpoint(worker, &mut x, false, |t, s, x| {
-            t.choices_of(s)
-                .any(|c| allowed(c) && t.row_of(c).all(|i| x[t.to[i] as usize] == 1.0))
-        });
-        let mine = x[..self.topo.n].contains(&1.0);
-        self.sweep(
-            worker,
-            Sweep {
-                changed: mine,
-                ..Sweep::default()
-            },
-        )
-        .changed
-    }
-
     /// The states from which some strategy reaches `target` with probability 1 through
     /// states of `within` (the engine's nested fixed point: the largest set from which a
     /// choice stays in the set and moves closer to the target).
@@ -375,16 +414,7 @@ impl Graph {
         }
         let mut changed = true;
         loop {
-            let all = self.share(
-                worker,
-                &mut y,
-                1,
-                Sweep {
-                    changed,
-                    ..Sweep::default()
-                },
-            );
-            if !all.changed {
+            if !self.share_flag(worker, &mut y, 1, changed) {
                 return y[..self.topo.n].iter().map(|&v| v == 1.0).collect();
             }
             let mut x = vec![0.0; len];
@@ -429,13 +459,6 @@ pub struct Question<'a> {
     pub rewards: Option<&'a Rewards>,
 }
 
-fn refuse(message: &str) -> ClusterError {
-    ClusterError::Failed {
-        code: 1,
-        message: message.into(),
-    }
-}
-
 /// The probability of `stay U target` in every own state.
 pub fn until(
     worker: &mut Worker,
@@ -471,13 +494,12 @@ pub fn until(
         }
     }
     if q.mdp && goal == Goal::Max {
+        // A strategy may keep the process forever among open states: their upper bounds
+        // would stall at 1, so those end components are collapsed.
         let open: Vec<bool> = class.iter().map(|&c| c == OPEN).collect();
-        if g.can_stay(worker, &open, |_| true) {
-            return Err(refuse(
-                "the greatest probability here needs end components collapsed (a \
-                 strategy can keep the process forever among states of undecided value), \
-                 which a cluster does not do yet; check this property without --cluster",
-            ));
+        if let Some(ends) = ends::find(worker, g, &open, |_| true) {
+            let (mut quotient, _) = ends::collapse(worker, g, &ends, |_, _| 0.0);
+            return iterate(worker, &mut quotient, q, goal, class, lo, hi, false);
         }
     }
     iterate(worker, g, q, goal, class, lo, hi, false)
@@ -505,7 +527,6 @@ pub fn reach_reward(
     };
     let mut class = vec![FIXED; n];
     let mut lo = vec![0.0; g.topo.len()];
-    let hi = vec![0.0; g.topo.len()];
     for s in 0..n {
         if !target[s] {
             if sure[s] {
@@ -522,18 +543,24 @@ pub fn reach_reward(
             .map(|s| class[s] == OPEN && r.state.get(s).is_none_or(|&v| v == 0.0))
             .collect();
         let zero_choice = |c: usize| r.choice.get(c).is_none_or(|&v| v == 0.0);
-        if g.can_stay(worker, &free, zero_choice) {
-            return Err(refuse(
-                "the least expected reward here needs end components collapsed (a \
-                 strategy can keep the process forever among states of undecided value at \
-                 no cost), which a cluster does not do yet; check this property without \
-                 --cluster",
-            ));
+        // A strategy may stay forever among open states at no cost: the lower bounds
+        // would converge to that cost, 0, so those end components are collapsed.
+        if let Some(ends) = ends::find(worker, g, &free, zero_choice) {
+            let (mut quotient, choice) = ends::collapse(worker, g, &ends, |s, c| r.of(s, c));
+            let rewards = Rewards {
+                state: Vec::new(),
+                choice,
+            };
+            let q = Question {
+                rewards: Some(&rewards),
+                ..*q
+            };
+            let hi = lo.clone();
+            return iterate(worker, &mut quotient, &q, goal, class, lo, hi, true);
         }
     }
     // The upper bounds are guessed later; until then they follow the lower ones.
-    let mut hi = hi;
-    hi[..n].copy_from_slice(&lo[..n]);
+    let hi = lo.clone();
     iterate(worker, g, q, goal, class, lo, hi, true)
 }
 
@@ -603,6 +630,16 @@ fn best_bounds(
 /// value read, own or copied, was at least the new one) — so the sweep right after a
 /// guess, whose copies still hold the values from before it, leaves the upper bounds as
 /// guessed and proves nothing.
+///
+/// Or by two sweeps, `u -> u' -> u''`, after which every upper bound is at or below
+/// where it stood before the first (`u'' <= u`): then `w = min(u', u'')` is such a
+/// point, and becomes the upper bounds. (The values the second sweep read are from `u'`
+/// or `u''`, so at least `w`, and it put `B` of them in `u''`; the first read values
+/// from `u` or `u'`, at least `w` too since `u'' <= u`, and put them in `u'`. So
+/// `B(w) <= u'` and `B(w) <= u''`.) Copies lag one sweep behind their owners, and a
+/// cycle of transitions across workers can then split the values into two interleaved
+/// sequences, each falling, that overtake each other by a rounding every other sweep:
+/// no single sweep is then free of a rise, while every two sweeps are.
 #[allow(clippy::too_many_arguments)]
 fn iterate(
     worker: &mut Worker,
@@ -653,6 +690,8 @@ fn iterate(
         let t = &g.topo;
         mine = Sweep {
             closed: guess.testing(),
+            // Two sweeps back must be the guess, as all copies had it.
+            closed_two: guess.testing() && sweeps >= guess.at + 3,
             ..Sweep::default()
         };
         let fresh = guess.testing() && sweeps == guess.at + 1;
@@ -674,8 +713,10 @@ fn iterate(
             }
             if guess.certified || !guess.guessed {
                 h = h.min(old_h);
-            } else if h > old_h {
-                mine.closed = false;
+            } else {
+                mine.closed &= h <= old_h;
+                mine.closed_two &= h <= guess.before[s];
+                guess.before[s] = old_h;
             }
             if guess.guessed && h < l {
                 mine.crossed = true;
@@ -726,7 +767,10 @@ fn bounds(worker: &mut Worker, g: &mut Graph, x: &[f64], class: Vec<u8>, sweeps:
     out
 }
 
-/// Where the guess of the upper bounds of expected rewards stands.
+/// Where a guess of the upper bounds stands: guessed just above the lower bounds once
+/// they barely move, for expected rewards (which have no upper bounds before) and for
+/// probabilities (whose upper bounds from 1 can fall very slowly when the process can
+/// linger long among the open states).
 #[derive(Default)]
 struct Guess {
     /// The upper bounds are proven (from the start for probabilities).
@@ -740,6 +784,11 @@ struct Guess {
     moved_before: f64,
     /// How many guesses were dropped: each next guess is twice as far up.
     dropped: u32,
+    /// While a guess is tested: each own state's upper bound before the last sweep.
+    before: Vec<f64>,
+    /// While a guess is tested: the proven upper bounds it would improve, restored if it
+    /// fails (empty when there were none).
+    proven: Vec<f64>,
 }
 
 impl Guess {
@@ -750,21 +799,37 @@ impl Guess {
 
     /// Acts on what the last sweep found: proves the guess, drops it, or makes one.
     fn decide(&mut self, all: &Sweep, sweeps: u64, precision: f64, x: &mut [f64], class: &[u8]) {
-        if self.certified {
-            return;
-        }
-        if self.guessed && sweeps > self.at + 1 {
-            if all.closed && !all.crossed {
+        if self.testing() && sweeps > self.at + 1 {
+            if (all.closed || all.closed_two) && !all.crossed {
+                // Proven: by the last sweep, or by the last two (then the point
+                // `min(u', u'')` of `iterate`'s comment); bounds proven before still hold.
+                for s in 0..class.len() {
+                    if class[s] == OPEN {
+                        let h = &mut x[2 * s + 1];
+                        if !all.closed {
+                            *h = h.min(self.before[s]);
+                        }
+                        if let Some(&p) = self.proven.get(s) {
+                            *h = h.min(p);
+                        }
+                    }
+                }
+                self.proven = Vec::new();
                 self.certified = true;
+                self.guessed = false;
+                self.next = sweeps * 2;
                 return;
             }
             if all.crossed || sweeps - self.at > CERTIFY_SWEEPS {
-                // A guess below the values, or one not proven in time.
+                // A guess below the values, or one not proven in time: back to the
+                // proven bounds, or to none.
                 self.guessed = false;
                 self.dropped += 1;
                 self.next = sweeps * 2;
+                let proven = std::mem::take(&mut self.proven);
+                self.certified = !proven.is_empty();
                 for s in 0..class.len() {
-                    x[2 * s + 1] = x[2 * s];
+                    x[2 * s + 1] = proven.get(s).copied().unwrap_or(x[2 * s]);
                 }
             }
         }
@@ -777,6 +842,13 @@ impl Guess {
         if self.guessed || sweeps < self.next.max(8) || all.moved > precision.sqrt() {
             return;
         }
+        if self.certified {
+            self.proven = (0..class.len()).map(|s| x[2 * s + 1]).collect();
+            self.certified = false;
+        }
+        if self.before.is_empty() {
+            self.before = vec![0.0; class.len()];
+        }
         // How far the lower bounds still are, if they keep shrinking their steps at the
         // last rate; the guess is twice that above them, and never closer than the
         // precision asks.
@@ -785,7 +857,8 @@ impl Guess {
         for s in 0..class.len() {
             if class[s] == OPEN {
                 let l = x[2 * s];
-                x[2 * s + 1] = l + margin * l.max(1.0);
+                let guess = l + margin * l.max(1.0);
+                x[2 * s + 1] = self.proven.get(s).map_or(guess, |&p| guess.min(p));
             }
         }
         self.guessed = true;
@@ -819,16 +892,7 @@ pub fn bounded(
     let mut taken = 0;
     while taken < steps {
         // Once a step changes no value anywhere, the rest would not either.
-        let all = g.share(
-            worker,
-            &mut x,
-            2,
-            Sweep {
-                changed,
-                ..Sweep::default()
-            },
-        );
-        if !all.changed {
+        if !g.share_flag(worker, &mut x, 2, changed) {
             break;
         }
         taken += 1;

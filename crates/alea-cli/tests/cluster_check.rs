@@ -278,6 +278,46 @@ fn random_mdp(seed: u64, n: u32) -> String {
     text + "  [c1] true : 1;\nendrewards\n"
 }
 
+/// A chain whose upper bounds from 1 fall slowly, so that they are guessed; the first
+/// guess is too low and fails, and the bounds proven before it are restored: the copies
+/// of other workers' states still hold the failed guess for one sweep, which must not be
+/// read as proven (it would pull a bound below the value, and report it as exact).
+#[test]
+fn a_failed_guess_of_probabilities_gives_way_to_the_bounds_proven_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("slow.prism");
+    std::fs::write(
+        &path,
+        "dtmc\nconst int L = 30;\nmodule m\n  x : [0..L+10] init 0;\n\
+         [] x=0 -> 0.5 : (x'=1) + 0.5 : (x'=5);\n  [] x=1 -> 1 : (x'=2);\n\
+         [] x=2 -> 0.999 : (x'=2) + 0.0005 : (x'=3) + 0.0005 : (x'=4);\n\
+         [] x=3 -> true;\n  [] x=4 -> true;\n  [] x>=5 & x<5+L-1 -> 1 : (x'=x+1);\n\
+         [] x=5+L-1 -> 0.1 : (x'=3) + 0.9 : (x'=4);\n  [] x>5+L-1 -> true;\n\
+         endmodule\nlabel \"goal\" = x=3;\n",
+    )
+    .unwrap();
+    let model = path.to_string_lossy().into_owned();
+    let args = [
+        "check",
+        &model,
+        "--prop",
+        "P=? [F \"goal\"]",
+        "--precision",
+        "1e-4",
+        "--json",
+    ];
+    for (processes, port) in [(2, 24880), (4, 24890)] {
+        let outs = cluster(&args, processes, 1, port);
+        let answer: Value = serde_json::from_str(stdout(&outs[0]).trim()).unwrap();
+        let v = answer["value"].as_f64().unwrap();
+        let bound = answer["error_bound"].as_f64().unwrap();
+        assert!(
+            (v - 0.3).abs() <= bound,
+            "{processes} processes: {v} ± {bound}"
+        );
+    }
+}
+
 #[test]
 fn random_models_full_of_end_components_agree_with_one_process() {
     let dir = tempfile::tempdir().unwrap();

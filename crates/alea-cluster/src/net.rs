@@ -98,7 +98,11 @@ impl Cluster {
         crate::round::reset();
         failures().lock().unwrap_or_else(|e| e.into_inner()).clear();
         *fault().lock().unwrap_or_else(|e| e.into_inner()) = None;
-        let hooks = Hooks::default();
+        let mut hooks = Hooks::default();
+        // Timely keeps the byte buffers a burst of messages needed, for the rest of the
+        // run, unless told how many empty ones to keep: a round's burst (exploration's
+        // requests are the largest) would otherwise stay resident through the solve.
+        hooks.refill.limit = Some(1);
         let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
             if self.processes == 1 {
                 let builders = ProcessBuilder::new_typed_vector(

@@ -86,11 +86,8 @@ impl Topology {
         let (owner, local) = if v < self.n {
             (self.me, v as u32)
         } else {
-            let owner = self
-                .imports
-                .iter()
-                .position(|r| r.contains(&v))
-                .expect("every copy has an owner");
+            // The copies' ranges follow the owners' order (see `Graph::build`).
+            let owner = self.imports.partition_point(|r| r.end <= v);
             (owner, self.ghost_local[v - self.n])
         };
         u64::from(local) * self.peers as u64 + owner as u64
@@ -239,6 +236,16 @@ impl Graph {
             ask.send(o, (me as u32, locals));
             imports[o] = n + i..n + j;
             i = j;
+        }
+        // An owner none of whose states is copied gets an empty range in its place, so
+        // that the ranges follow the owners' order.
+        let mut at = n;
+        for range in imports.iter_mut() {
+            if range.start == range.end {
+                *range = at..at;
+            } else {
+                at = range.end;
+            }
         }
         let mut exports = vec![Vec::new(); peers];
         for (from, locals) in ask.finish(worker) {
@@ -694,7 +701,10 @@ fn iterate(
             closed_two: guess.testing() && sweeps >= guess.at + 3,
             ..Sweep::default()
         };
-        let fresh = guess.testing() && sweeps == guess.at + 1;
+        // The copies still hold values from before a guess, or a failed guess's values
+        // after the proven bounds were restored: this sweep leaves the upper bounds.
+        let fresh =
+            (guess.testing() && sweeps == guess.at + 1) || guess.restored == Some(sweeps - 1);
         // From the last state found back to the first: values flow from the targets,
         // which exploration tends to reach late, towards the initial states.
         for s in (0..n).rev() {
@@ -705,7 +715,6 @@ fn iterate(
             let (old_l, old_h) = (x[2 * s], x[2 * s + 1]);
             l = l.max(old_l);
             if fresh {
-                // The copies still hold the values from before the guess.
                 h = old_h;
             }
             if !guess_upper {
@@ -784,11 +793,16 @@ struct Guess {
     moved_before: f64,
     /// How many guesses were dropped: each next guess is twice as far up.
     dropped: u32,
+    /// The sweep after which the proven bounds were last restored.
+    restored: Option<u64>,
     /// While a guess is tested: each own state's upper bound before the last sweep.
     before: Vec<f64>,
     /// While a guess is tested: the proven upper bounds it would improve, restored if it
-    /// fails (empty when there were none).
+    /// fails.
     proven: Vec<f64>,
+    /// Whether there were proven bounds when the guess was made (the same on every
+    /// worker, which `proven` is not: a worker may own no state).
+    had_proven: bool,
 }
 
 impl Guess {
@@ -809,12 +823,13 @@ impl Guess {
                         if !all.closed {
                             *h = h.min(self.before[s]);
                         }
-                        if let Some(&p) = self.proven.get(s) {
-                            *h = h.min(p);
+                        if self.had_proven {
+                            *h = h.min(self.proven[s]);
                         }
                     }
                 }
                 self.proven = Vec::new();
+                self.before = Vec::new();
                 self.certified = true;
                 self.guessed = false;
                 self.next = sweeps * 2;
@@ -827,9 +842,12 @@ impl Guess {
                 self.dropped += 1;
                 self.next = sweeps * 2;
                 let proven = std::mem::take(&mut self.proven);
-                self.certified = !proven.is_empty();
+                self.certified = self.had_proven;
+                if self.certified {
+                    self.restored = Some(sweeps);
+                }
                 for s in 0..class.len() {
-                    x[2 * s + 1] = proven.get(s).copied().unwrap_or(x[2 * s]);
+                    x[2 * s + 1] = if self.had_proven { proven[s] } else { x[2 * s] };
                 }
             }
         }
@@ -842,6 +860,7 @@ impl Guess {
         if self.guessed || sweeps < self.next.max(8) || all.moved > precision.sqrt() {
             return;
         }
+        self.had_proven = self.certified;
         if self.certified {
             self.proven = (0..class.len()).map(|s| x[2 * s + 1]).collect();
             self.certified = false;
@@ -858,7 +877,11 @@ impl Guess {
             if class[s] == OPEN {
                 let l = x[2 * s];
                 let guess = l + margin * l.max(1.0);
-                x[2 * s + 1] = self.proven.get(s).map_or(guess, |&p| guess.min(p));
+                x[2 * s + 1] = if self.had_proven {
+                    guess.min(self.proven[s])
+                } else {
+                    guess
+                };
             }
         }
         self.guessed = true;

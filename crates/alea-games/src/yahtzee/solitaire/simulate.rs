@@ -8,8 +8,10 @@
 //!
 //! Working out a turn's keep values takes microseconds, and playing the turn from them
 //! well under one; yet a million games visit only about 180,000 distinct turn-start
-//! positions. So the games are played in blocks, all of a block's games one turn at a
-//! time: the positions they reached that were never met before are worked out together
+//! positions, and only about 137,000 once positions whose upper totals earn the bonus
+//! alike are played as one (they have the same best play: see [`Classes`]). So the
+//! games are played in blocks, all of a block's games one turn at a time: the positions
+//! they reached that were never met before are worked out together
 //! ([`LANES`] at a time, in parallel), their best play for every roll is kept in a
 //! [`Book`] (a kilobyte a position), and then every game plays its turn by looking its
 //! rolls up. The book is a function of the table alone, so the games are the same die
@@ -26,7 +28,7 @@ use alea_core::Estimate;
 use super::dice::Counts;
 use super::play::{Decisions, Player, ROLLS};
 use super::rules::Rules;
-use super::solve::{slot, successor, Position, TABLE_LEN};
+use super::solve::{slot, successor, Classes, Position, TABLE_LEN};
 use super::turn::LANES;
 
 /// Games played together, one turn at a time: the more, the more of the new positions
@@ -159,6 +161,9 @@ pub struct Book {
     decisions: Vec<Decisions>,
     /// The rules of the table the decisions come from, once there are any.
     rules: Option<Rules>,
+    /// Positions that differ only in upper totals that earn the bonus alike have the
+    /// same best play: the book keeps one of them, which leaves fewer to work out.
+    classes: Classes,
 }
 
 const NONE: u32 = u32::MAX;
@@ -173,6 +178,7 @@ impl Book {
             place: (0..TABLE_LEN).map(|_| AtomicU32::new(NONE)).collect(),
             decisions: Vec::new(),
             rules: None,
+            classes: Classes::new(),
         }
     }
 
@@ -187,7 +193,7 @@ impl Book {
 
     /// The number in the book of a position, once kept.
     fn place(&self, at: Position) -> u32 {
-        self.place[at.index()].load(Ordering::Relaxed)
+        self.place[self.classes.stand_in(at).index()].load(Ordering::Relaxed)
     }
 
     /// The decisions kept as number `d`.
@@ -195,9 +201,10 @@ impl Book {
         &self.decisions[d as usize]
     }
 
-    /// Adds `at` to `new` if no game has reached it before: each position once, by the
-    /// game that marks it first.
+    /// Adds the position that stands for `at` to `new` if no game has reached it, or one
+    /// it stands for, before: each once, by the game that marks it first.
     fn claim(&self, at: Position, new: &mut Vec<Position>) {
+        let at = self.classes.stand_in(at);
         let place = &self.place[at.index()];
         if place.load(Ordering::Relaxed) == NONE
             && place
@@ -544,6 +551,40 @@ mod tests {
 
     /// The first draw of game 0 of seed 1.
     const FIRST_DRAW: u64 = 8_089_978_747_140_965_633;
+
+    #[test]
+    fn a_position_is_played_as_the_one_that_stands_for_it() {
+        // The book keeps one position of each class of upper totals: working out each
+        // member itself must give the same decisions, under rules that differ in how
+        // boxes score.
+        use crate::yahtzee::solitaire::solve::reachable_positions;
+        for rules in [Rules::FreeJoker, Rules::ForcedJoker] {
+            let table = solve(rules);
+            let player = Player::new(&table);
+            let classes = Classes::new();
+            let members: Vec<Position> = reachable_positions()
+                .into_iter()
+                .filter(|&p| classes.stand_in(p) != p)
+                .step_by(97)
+                .collect();
+            assert!(members.len() > 200, "{}", members.len());
+            let work = |positions: &[Position]| {
+                let mut turns = player.turns();
+                let empty = Decisions {
+                    keep: [[0; ROLLS]; 2],
+                    last_box: [(0, 0); ROLLS],
+                };
+                let mut decided = vec![empty; positions.len()];
+                for (chunk, decided) in positions.chunks(LANES).zip(decided.chunks_mut(LANES)) {
+                    player.prepare(&mut turns, chunk);
+                    player.decide(&mut turns, decided);
+                }
+                decided
+            };
+            let stand_ins: Vec<Position> = members.iter().map(|&p| classes.stand_in(p)).collect();
+            assert_eq!(work(&members), work(&stand_ins), "{rules:?}");
+        }
+    }
 
     #[test]
     fn the_games_do_not_depend_on_the_blocks() {

@@ -341,6 +341,33 @@ impl Uppers {
     }
 }
 
+/// For each set of filled upper boxes, the total each upper total shares its value with
+/// (see [`Uppers`]); and so its best play too, every successor of one being worth what
+/// the same successor of the other is, to the bit.
+pub(crate) struct Classes([[u8; CAP + 1]; 64]);
+
+impl Classes {
+    pub(crate) fn new() -> Classes {
+        let reachable = reachable_upper();
+        Classes(std::array::from_fn(|mask| {
+            let mut stand_in: [u8; CAP + 1] = std::array::from_fn(|u| u as u8);
+            for (u, s) in Uppers::new(mask, reachable[mask]).same_as {
+                stand_in[usize::from(u)] = s;
+            }
+            stand_in
+        }))
+    }
+
+    /// The position that stands for `p`: the same but for the upper total.
+    #[inline]
+    pub(crate) fn stand_in(&self, p: Position) -> Position {
+        Position {
+            upper: self.0[usize::from(p.filled) & 63][usize::from(p.upper).min(CAP)],
+            ..p
+        }
+    }
+}
+
 /// Solves one group: the positions with the same boxes filled, one per reachable upper
 /// total and Yahtzee flag, [`LANES`] at a time. Writes the value of each reachable
 /// position into the group's `block` of the table, and returns how many there are.

@@ -15,7 +15,7 @@ use hashbrown::HashTable;
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::round::{Channel, Gather, PIECE};
+use crate::round::{piece, Channel, Gather};
 use crate::ClusterError;
 
 /// The owner of a packed state among `peers` workers: from the hash's high half, so that
@@ -121,10 +121,12 @@ impl Outbox {
         }
     }
 
-    /// Sends each owner its requests, in pieces (see [`PIECE`]), and empties the box.
+    /// Sends each owner its requests, in pieces (see [`piece`]), and empties the box.
     fn send(&mut self, me: usize, words: usize, requests: &mut Channel<Request>) {
+        // A request is a slot and the state's words.
+        let n = piece(1 + words);
         for (o, (slots, states)) in self.slots.iter_mut().zip(&mut self.states).enumerate() {
-            for (s, t) in slots.chunks(PIECE).zip(states.chunks(PIECE * words)) {
+            for (s, t) in slots.chunks(n).zip(states.chunks(n * words)) {
                 requests.send(o, (me as u32, s.to_vec(), t.to_vec()));
             }
             slots.clear();

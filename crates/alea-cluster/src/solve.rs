@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
 use crate::explore::{Part, LIMIT};
-use crate::round::{Channel, Gather, PIECE};
+use crate::round::{piece, Channel, Gather, PIECE};
 use crate::ClusterError;
 
 /// Sweeps before a question is given up.
@@ -221,7 +221,8 @@ impl Graph {
         needed.sort_unstable_by_key(|&g| key(g));
         needed.dedup();
         let mut imports = vec![0..0; peers];
-        let mut ask = Channel::<(u32, Vec<u32>)>::new(worker);
+        // Who asks, where the piece starts in its list, the local ids.
+        let mut ask = Channel::<(u32, u64, Vec<u32>)>::new(worker);
         let mut i = 0;
         while i < needed.len() {
             let o = (needed[i] % peers as u64) as usize;
@@ -229,11 +230,10 @@ impl Graph {
             while j < needed.len() && (needed[j] % peers as u64) as usize == o {
                 j += 1;
             }
-            let locals = needed[i..j]
-                .iter()
-                .map(|&g| (g / peers as u64) as u32)
-                .collect();
-            ask.send(o, (me as u32, locals));
+            for (k, wanted) in needed[i..j].chunks(PIECE).enumerate() {
+                let locals = wanted.iter().map(|&g| (g / peers as u64) as u32).collect();
+                ask.send(o, (me as u32, (k * PIECE) as u64, locals));
+            }
             imports[o] = n + i..n + j;
             i = j;
         }
@@ -247,9 +247,11 @@ impl Graph {
                 at = range.end;
             }
         }
-        let mut exports = vec![Vec::new(); peers];
-        for (from, locals) in ask.finish(worker) {
-            exports[from as usize] = locals;
+        let mut exports: Vec<Vec<u32>> = vec![Vec::new(); peers];
+        let mut asked = ask.finish(worker);
+        asked.sort_unstable_by_key(|&(from, offset, _)| (from, offset));
+        for (from, _, locals) in asked {
+            exports[from as usize].extend(locals);
         }
         let local: Vec<u32> = to
             .iter()
@@ -296,27 +298,28 @@ impl Graph {
             }
             // In pieces (see `round::PIECE`); the first carries the summary.
             let mut offset = 0;
-            for piece in states
-                .chunks(PIECE)
+            for states in states
+                .chunks(piece(stride))
                 .chain(states.is_empty().then_some(&[][..]))
             {
-                let mut buf = Vec::with_capacity(piece.len() * stride);
-                for &s in piece {
+                let mut buf = Vec::with_capacity(states.len() * stride);
+                for &s in states {
                     let s = s as usize * stride;
                     buf.extend_from_slice(&x[s..s + stride]);
                 }
                 self.values.send(w, (t.me as u32, mine, offset as u64, buf));
-                offset += piece.len() * stride;
+                offset += states.len() * stride;
             }
         }
         let mut all = vec![mine];
-        for (from, theirs, offset, buf) in self.values.finish(worker) {
-            let at = t.imports[from as usize].start * stride + offset as usize;
-            x[at..at + buf.len()].copy_from_slice(&buf);
-            if offset == 0 {
-                all.push(theirs);
-            }
-        }
+        self.values
+            .finish_each(worker, |(from, theirs, offset, buf)| {
+                let at = t.imports[from as usize].start * stride + offset as usize;
+                x[at..at + buf.len()].copy_from_slice(&buf);
+                if offset == 0 {
+                    all.push(theirs);
+                }
+            });
         if all.len() != worker.peers() {
             std::panic::panic_any(crate::round::LEFT);
         }

@@ -213,7 +213,7 @@ fn give_back(
         }
     }
     let mut rose = false;
-    for (from, offset, values) in back.finish(worker) {
+    back.finish_each(worker, |(from, offset, values)| {
         let states = &t.exports[from as usize][offset as usize..];
         for (&s, &v) in states.iter().zip(&values) {
             let s = s as usize;
@@ -222,7 +222,7 @@ fn give_back(
                 rose = true;
             }
         }
-    }
+    });
     rose
 }
 
@@ -271,7 +271,7 @@ pub(super) fn collapse(
                 m.to.push(t.global(t.to[i] as usize));
                 m.prob.push(t.prob[i]);
             }
-            if m.at.len() >= PIECE || m.to.len() >= PIECE {
+            if 2 * (m.at.len() + m.to.len()) >= PIECE {
                 let next = Moved {
                     from: m.from,
                     piece: m.piece + 1,

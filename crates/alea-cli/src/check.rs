@@ -265,6 +265,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             cluster: None,
         };
         write_answer(args, named, checked, &shown, at_report.as_ref(), out)?;
+        out.flush()?;
         // A bounded property's best choice depends on the steps left: no single choice
         // per state to write.
         if args.strategy.is_some() {
@@ -458,6 +459,7 @@ fn run_cluster(
         };
         write_answer(args, session.property(a.id), &a.checked, &shown, None, out)?;
     }
+    out.flush()?;
     match report.error {
         Some(e) => Err(crate::cluster::failure(e)),
         None => Ok(()),

@@ -107,8 +107,10 @@ impl Cli {
         match &self.game {
             Game::Patience(args) => args.streams(),
             Game::Dice(_) | Game::Jenga(_) | Game::Mahjong(_) | Game::Yahtzee(_) => false,
-            Game::Pig(_) => false,
-            Game::Snakes(_) | Game::Check(_) => false,
+            Game::Pig(_) | Game::Snakes(_) => false,
+            // Each property's answer as soon as it is known, each a complete line: a
+            // later property that fails must not take away answers that took hours.
+            Game::Check(_) => true,
             // It prints the address to open, then serves until stopped.
             Game::Serve(_) => true,
         }

@@ -34,7 +34,7 @@ const PARK: Duration = Duration::from_millis(50);
 /// buffers as large as the largest message it has sent or received (1 MiB at least):
 /// messages well under that keep them at their first size, so that a process's memory
 /// follows its part of the model and not the number of its peers (see also
-/// [`OneEach`]).
+/// `OneEach`).
 pub const PIECE: usize = 1 << 14;
 
 /// How many items of `numbers` numbers each one message carries (see [`PIECE`]).

@@ -298,17 +298,17 @@ impl Graph {
             }
             // In pieces (see `round::PIECE`); the first carries the summary.
             let mut offset = 0;
-            for states in states
+            for chunk in states
                 .chunks(piece(stride))
                 .chain(states.is_empty().then_some(&[][..]))
             {
-                let mut buf = Vec::with_capacity(states.len() * stride);
-                for &s in states {
+                let mut buf = Vec::with_capacity(chunk.len() * stride);
+                for &s in chunk {
                     let s = s as usize * stride;
                     buf.extend_from_slice(&x[s..s + stride]);
                 }
                 self.values.send(w, (t.me as u32, mine, offset as u64, buf));
-                offset += states.len() * stride;
+                offset += chunk.len() * stride;
             }
         }
         let mut all = vec![mine];

@@ -492,27 +492,27 @@ pub fn until(
         vec![false; n]
     };
     let mut class = vec![FIXED; n];
-    let mut lo = vec![0.0; g.topo.len()];
-    let mut hi = vec![0.0; g.topo.len()];
+    let mut x = start_values(g);
     for s in 0..n {
         if target[s] || sure[s] {
-            lo[s] = 1.0;
-            hi[s] = 1.0;
+            x[2 * s] = 1.0;
+            x[2 * s + 1] = 1.0;
         } else if through[s] && reaches[s] {
             class[s] = OPEN;
-            hi[s] = 1.0;
+            x[2 * s + 1] = 1.0;
         }
     }
+    drop((through, reaches, sure));
     if q.mdp && goal == Goal::Max {
         // A strategy may keep the process forever among open states: their upper bounds
         // would stall at 1, so those end components are collapsed.
         let open: Vec<bool> = class.iter().map(|&c| c == OPEN).collect();
         if let Some(ends) = ends::find(worker, g, &open, |_| true) {
             let (mut quotient, _) = ends::collapse(worker, g, &ends, |_, _| 0.0);
-            return iterate(worker, &mut quotient, q, goal, class, lo, hi, false);
+            return iterate(worker, &mut quotient, q, goal, class, x, false);
         }
     }
-    iterate(worker, g, q, goal, class, lo, hi, false)
+    iterate(worker, g, q, goal, class, x, false)
 }
 
 /// The expected reward gathered until `target`, in every own state.
@@ -536,17 +536,20 @@ pub fn reach_reward(
         missing.iter().map(|&m| !m).collect()
     };
     let mut class = vec![FIXED; n];
-    let mut lo = vec![0.0; g.topo.len()];
+    // The upper bounds are guessed later; until then they follow the lower ones.
+    let mut x = start_values(g);
     for s in 0..n {
         if !target[s] {
             if sure[s] {
                 class[s] = OPEN;
             } else {
                 class[s] = INFINITE;
-                lo[s] = f64::INFINITY;
+                x[2 * s] = f64::INFINITY;
+                x[2 * s + 1] = f64::INFINITY;
             }
         }
     }
+    drop(sure);
     if q.mdp && goal == Goal::Min {
         let r = q.rewards.expect("a reward question has rewards");
         let free: Vec<bool> = (0..n)
@@ -565,13 +568,17 @@ pub fn reach_reward(
                 rewards: Some(&rewards),
                 ..*q
             };
-            let hi = lo.clone();
-            return iterate(worker, &mut quotient, &q, goal, class, lo, hi, true);
+            return iterate(worker, &mut quotient, &q, goal, class, x, true);
         }
     }
-    // The upper bounds are guessed later; until then they follow the lower ones.
-    let hi = lo.clone();
-    iterate(worker, g, q, goal, class, lo, hi, true)
+    iterate(worker, g, q, goal, class, x, true)
+}
+
+/// The start of `iterate`'s values, lower and upper bounds interleaved: 0 for every
+/// state and copy, room made once for both (two separate arrays, copied into this one,
+/// would hold twice the memory through every sweep).
+fn start_values(g: &Graph) -> Vec<f64> {
+    vec![0.0; 2 * g.topo.len()]
 }
 
 /// The bounds of one choice from the values `x` (lower and upper interleaved), its
@@ -631,7 +638,8 @@ fn best_bounds(
 }
 
 /// Interval iteration over the open states until every midpoint is within the
-/// precision; `guess_upper` for rewards, whose upper bounds are guessed.
+/// precision, from the bounds `x` of [`start_values`] (those of the own states set);
+/// `guess_upper` for rewards, whose upper bounds are guessed.
 ///
 /// Each round shares the values and the summaries of the sweep just made; what the
 /// summaries say is acted on at the start of the next sweep, the same on every worker.
@@ -650,24 +658,19 @@ fn best_bounds(
 /// cycle of transitions across workers can then split the values into two interleaved
 /// sequences, each falling, that overtake each other by a rounding every other sweep:
 /// no single sweep is then free of a rise, while every two sweeps are.
-#[allow(clippy::too_many_arguments)]
 fn iterate(
     worker: &mut Worker,
     g: &mut Graph,
     q: &Question,
     goal: Goal,
     class: Vec<u8>,
-    lo: Vec<f64>,
-    hi: Vec<f64>,
+    mut x: Vec<f64>,
     guess_upper: bool,
 ) -> Result<Bounds, ClusterError> {
     let n = g.topo.n;
-    let len = g.topo.len();
-    let mut x = vec![0.0; 2 * len];
-    for s in 0..n {
-        x[2 * s] = lo[s];
-        x[2 * s + 1] = hi[s];
-    }
+    // The copies' places after the own states' (the quotient's may differ from the
+    // graph the start was made for).
+    x.resize(2 * g.topo.len(), 0.0);
     let rewards = q.rewards;
     let base = |s: usize, c: usize| rewards.map_or(0.0, |r| r.of(s, c));
     let mut guess = Guess {

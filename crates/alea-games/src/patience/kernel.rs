@@ -165,11 +165,15 @@ impl Kernel {
         let mut waits = Waits::default();
         for r in 0..RANKS {
             let n = counts[r] as usize;
+            // The union over each subset of the rank's cards, one OR a subset (a filter
+            // over the cards for each subset cost a mispredicted branch in four).
+            let mut union = [0u16; 16];
+            for kept in 1..1usize << n {
+                let k = kept.trailing_zeros() as usize;
+                union[kept] = union[kept & (kept - 1)] | under[places[r][k].0][places[r][k].1];
+            }
             for gone in 0..16 {
-                self.below[r][gone] = (0..n)
-                    .filter(|&k| gone >> k & 1 == 0)
-                    .map(|k| under[places[r][k].0][places[r][k].1])
-                    .fold(0, |a, b| a | b);
+                self.below[r][gone] = union[!gone & ((1 << n) - 1)];
             }
             left |= counts[r] << (COUNT_BITS * r);
             if n == 2 {

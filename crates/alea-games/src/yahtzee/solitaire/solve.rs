@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::rules::{choices_scored, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
-use super::turn::{turn, Lane, Plan, Scoring, Successors, Work, LANES};
+use super::turn::{offset, turn, Lane, Plan, Scoring, Successors, Work, LANES};
 
 const BOXES: usize = 13;
 const CAP: usize = UPPER_BONUS_AT as usize;
@@ -256,7 +256,7 @@ fn scoring_into(
         s.bonus.push(f64::from(roll.bonus(rules)));
         if roll.yahtzee_face.is_some() {
             choices_scored(rules, filled, roll, |b, points| {
-                s.choices[end] = (f64::from(points), slot(b, points) as u16);
+                s.choices[end] = (f64::from(points), offset(slot(b, points)));
                 end += 1;
             });
         } else {
@@ -277,7 +277,7 @@ fn plain_choices(rolls: &[Scored]) -> Vec<[(f64, u16); BOXES]> {
         .map(|roll| {
             std::array::from_fn(|b| {
                 let points = roll.plain[b];
-                (f64::from(points), slot(b, points) as u16)
+                (f64::from(points), offset(slot(b, points)))
             })
         })
         .collect()

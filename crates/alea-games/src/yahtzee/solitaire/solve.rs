@@ -189,12 +189,13 @@ impl Later<'_> {
 /// Fills the successor slots that scoring from `filled` can use, for the positions of
 /// `chunk` (lanes beyond it repeat its last position): per lane, [`after`] and the
 /// variance of the future. Box by box, so that a box's next positions are found from
-/// one block, each lane's place in it worked out once: this runs for every chunk, and
-/// finding each place anew for every slot and lane took a sixth of the solve.
+/// one block, each lane's place in it worked out once a chunk: this runs for every
+/// chunk (through [`after`], a slot and a lane at a time, it took a sixth of the solve).
 fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Successors) {
     let at = |l: usize| chunk[l.min(chunk.len() - 1)];
     let upper: [usize; LANES] = std::array::from_fn(|l| usize::from(at(l).upper));
-    // Each lane's place in a block: the flag above the upper total (see `index`).
+    // Each lane's place in a block: the flag above the upper total (see
+    // [`Position::index`]).
     let place: [usize; LANES] =
         std::array::from_fn(|l| usize::from(at(l).yahtzee_50) << 6 | upper[l]);
     for b in (0..BOXES).filter(|&b| filled & (1 << b) == 0) {

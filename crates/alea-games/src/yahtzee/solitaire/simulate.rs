@@ -9,9 +9,9 @@
 //! Working out a turn's keep values takes microseconds, and playing the turn from them
 //! well under one; yet a million games visit only about 180,000 distinct turn-start
 //! positions, and only about 137,000 once positions whose upper totals earn the bonus
-//! alike are played as one (they have the same best play: see [`Classes`]). So the
-//! games are played in blocks, all of a block's games one turn at a time: the positions
-//! they reached that were never met before are worked out together
+//! alike are played as one (they have the same best play: see `Classes` in the
+//! solver). So the games are played in blocks, all of a block's games one turn at a
+//! time: the positions they reached that were never met before are worked out together
 //! ([`LANES`] at a time, in parallel), their best play for every roll is kept in a
 //! [`Book`] (a kilobyte a position), and then every game plays its turn by looking its
 //! rolls up. The book is a function of the table alone, so the games are the same die

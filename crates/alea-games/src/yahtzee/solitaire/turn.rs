@@ -11,12 +11,12 @@
 //! the keeps of five dice.
 //!
 //! What makes it fast, each measured on the whole free-joker solve:
-//! - a choice between lanes is written on the bits of the numbers ([`pick`]), so that
+//! - a choice between lanes is written on the bits of the numbers (`pick`), so that
 //!   the compiler makes whole-vector masked moves of it; a plain `if` over the lanes was
 //!   compiled into vectors of 8, 4 and 2 lanes and single lanes behind a branch;
 //! - every row of lanes starts a cache line ([`Rows`]): rows placed by the allocator
 //!   across two lines made every vector read and write two (13% of the solve);
-//! - the inner loops find a row by its offset ([`at`]): one mask, and the processor's
+//! - the inner loops find a row by its offset (`at`): one mask, and the processor's
 //!   addressing scales it (6%);
 //! - eight lanes, one AVX-512 vector: a turn's work then nearly fits the first-level
 //!   cache, and fewer lanes go unused in groups of few positions;
@@ -89,7 +89,7 @@ fn set_row<const N: usize>(rows: &mut [Lane; N], offset: u16, value: Lane) {
     rows.as_flattened_mut()[o..o + LANES].copy_from_slice(&value);
 }
 
-/// The offset (see [`at`]) of row `index`.
+/// The offset of row `index`: the index times [`LANES`], how the hot loops find a row.
 pub fn offset(index: usize) -> u16 {
     (index * LANES) as u16
 }
@@ -458,8 +458,8 @@ impl Default for Successors {
 }
 
 /// For each roll, the boxes it may be scored in: the points the roll itself earns
-/// there and the successor slot (as an offset, see [`at`]); and the 100 bonus that the
-/// roll earns besides in the lanes whose Yahtzee box holds 50.
+/// there and the successor slot (as an [`offset`]); and the 100 bonus that the roll
+/// earns besides in the lanes whose Yahtzee box holds 50.
 #[derive(Clone, Debug, Default)]
 pub struct Scoring {
     /// `choices[start[i]..start[i + 1]]` belong to roll `i`.

@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::rules::{choices_scored, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
-use super::turn::{offset, turn, Lane, Plan, Scoring, Successors, Work, LANES};
+use super::turn::{offset, turn, Lane, Plan, Scoring, Successors, Work, LANES, UPPER_ROOM};
 
 const BOXES: usize = 13;
 const CAP: usize = UPPER_BONUS_AT as usize;
@@ -259,27 +259,37 @@ fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Su
 /// that earn it while the Yahtzee box holds 50: what every lane of a group shares.
 /// Written into `s`, whose room is reused from group to group. A roll that is not a
 /// Yahtzee may go in every open box with its plain score (see [`choices_scored`]), so
-/// its choices are copied from `plain`, the choice of each box worked out once.
-fn scoring_into(
-    s: &mut Scoring,
-    rules: Rules,
-    rolls: &[Scored],
-    plain: &[[(f64, u16); BOXES]],
-    filled: u16,
-) {
+/// its choices are copied from `plain`, the choice of each box worked out once; when
+/// its upper boxes are found apart (see [`Scoring`]), its lower boxes only.
+fn scoring_into(s: &mut Scoring, rules: Rules, rolls: &[Scored], plain: &Plain, filled: u16) {
     s.start.clear();
     s.bonus.clear();
     // Room for every box of every roll, written by place: a push at a time was a third
     // of this step.
     s.choices.resize(rolls.len() * BOXES, (0.0, 0));
+    let upper = plain.upper[usize::from(!filled) & ((1 << UPPER) - 1)].as_ref();
+    match upper {
+        Some(u) => {
+            s.upper_of.clone_from(&u.of_roll);
+            s.upper_start.clone_from(&u.start);
+            s.upper_choices.clone_from(&u.choices);
+        }
+        None => {
+            s.upper_of.clear();
+            s.upper_start.clear();
+            s.upper_choices.clear();
+        }
+    }
+    // The boxes copied from `plain`: the open ones, or the open lower ones.
+    let first = if upper.is_some() { UPPER } else { 0 };
     let mut open = [0; BOXES];
     let mut open_count = 0;
-    for b in (0..BOXES).filter(|&b| filled & (1 << b) == 0) {
+    for b in (first..BOXES).filter(|&b| filled & (1 << b) == 0) {
         open[open_count] = b;
         open_count += 1;
     }
     let mut end = 0;
-    for (roll, plain) in rolls.iter().zip(plain) {
+    for (roll, plain) in rolls.iter().zip(&plain.boxes) {
         s.start.push(end as u32);
         s.bonus.push(f64::from(roll.bonus(rules)));
         if roll.yahtzee_face.is_some() {
@@ -297,18 +307,71 @@ fn scoring_into(
     s.start.push(end as u32);
 }
 
-/// Per roll, what each box offers it under no joker: the plain score and the
-/// successor slot.
-fn plain_choices(rolls: &[Scored]) -> Vec<[(f64, u16); BOXES]> {
-    rolls
-        .iter()
-        .map(|roll| {
-            std::array::from_fn(|b| {
-                let points = roll.plain[b];
-                (f64::from(points), offset(slot(b, points)))
+/// What each roll may score with no joker, worked out once for a solve: its plain
+/// choice in each box, and the rolls' upper boxes found apart (see [`Scoring`]).
+struct Plain {
+    /// Per roll, the plain score and the successor slot of each box.
+    boxes: Vec<[(f64, u16); BOXES]>,
+    /// By the set of open upper boxes (bit per box): when two to four are open, each
+    /// roll's count of their faces and each count's choices.
+    upper: Vec<Option<UpperCounts>>,
+}
+
+/// See [`Scoring::upper_of`], [`Scoring::upper_start`] and [`Scoring::upper_choices`].
+struct UpperCounts {
+    of_roll: Vec<u16>,
+    start: Vec<u32>,
+    choices: Vec<(f64, u16)>,
+}
+
+impl Plain {
+    fn new(rolls: &[Scored]) -> Plain {
+        let boxes: Vec<[(f64, u16); BOXES]> = rolls
+            .iter()
+            .map(|roll| {
+                std::array::from_fn(|b| {
+                    let points = roll.plain[b];
+                    (f64::from(points), offset(slot(b, points)))
+                })
             })
-        })
-        .collect()
+            .collect();
+        let upper = (0..1usize << UPPER)
+            .map(|open| {
+                // With one upper box open the count is the choice itself, and with five
+                // or six the counts tell every roll apart: nothing to share.
+                if !(2..=4).contains(&open.count_ones()) {
+                    return None;
+                }
+                let faces: Vec<usize> = (0..UPPER).filter(|&b| open & (1 << b) != 0).collect();
+                // The counts of the open faces, read as a number in base 6.
+                let mut count_of = vec![Scoring::ALL; 6usize.pow(faces.len() as u32)];
+                let mut u = UpperCounts {
+                    of_roll: Vec::new(),
+                    start: vec![0],
+                    choices: Vec::new(),
+                };
+                for (roll, choice) in rolls.iter().zip(&boxes) {
+                    if roll.yahtzee_face.is_some() {
+                        // A Yahtzee's choices depend on the joker rules: all listed.
+                        u.of_roll.push(Scoring::ALL);
+                        continue;
+                    }
+                    let key = faces
+                        .iter()
+                        .fold(0, |key, &b| key * 6 + roll.plain[b] as usize / (b + 1));
+                    if count_of[key] == Scoring::ALL {
+                        count_of[key] = (u.start.len() - 1) as u16;
+                        u.choices.extend(faces.iter().map(|&b| choice[b]));
+                        u.start.push(u.choices.len() as u32);
+                    }
+                    u.of_roll.push(count_of[key]);
+                }
+                assert!(u.start.len() - 1 <= UPPER_ROOM, "room for every count");
+                Some(u)
+            })
+            .collect();
+        Plain { boxes, upper }
+    }
 }
 
 /// Each roll's scores, in the order of the plan's rolls.
@@ -502,7 +565,7 @@ pub fn solve(rules: Rules) -> Table {
 pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize)) -> Table {
     let plan = Plan::new();
     let rolls = scored_rolls(&plan);
-    let plain = plain_choices(&rolls);
+    let plain = Plain::new(&rolls);
     let reachable = reachable_upper();
     let uppers: Vec<Uppers> = reachable
         .iter()
@@ -612,7 +675,7 @@ mod tests {
         // runs the build for the vector units this one has. Same inputs, same bits.
         let plan = Plan::new();
         let rolls = scored_rolls(&plan);
-        let plain = plain_choices(&rolls);
+        let plain = Plain::new(&rolls);
         let mut work = Work::new(&plan);
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut noise = move || {
@@ -642,5 +705,57 @@ mod tests {
             assert_eq!(plain.0.map(f64::to_bits), vector.0.map(f64::to_bits));
             assert_eq!(plain.1.map(f64::to_bits), vector.1.map(f64::to_bits));
         }
+    }
+
+    #[test]
+    fn upper_boxes_found_apart_give_the_same_bits_as_all_boxes_in_order() {
+        // Futures from a few whole numbers, so that boxes tie often and the order in
+        // which ties are broken shows.
+        let plan = Plan::new();
+        let rolls = scored_rolls(&plan);
+        let apart = Plain::new(&rolls);
+        let together = Plain {
+            boxes: apart.boxes.clone(),
+            upper: (0..1 << UPPER).map(|_| None).collect(),
+        };
+        let mut work = Work::new(&plan);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut small = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n) as f64
+        };
+        let mut found_apart = 0;
+        for filled in [
+            0b0_0000_0000_0011u16,
+            0b1_0000_0000_0111,
+            0b0_1010_0001_1100,
+            0b1_1000_0110_0101,
+            0b0_0111_1011_0001,
+            0b1_0101_0101_1110,
+            0b0_0000_0000_0001,
+            0,
+        ] {
+            for rules in [Rules::FreeJoker, Rules::ForcedJoker, Rules::NoBonus] {
+                let (mut a, mut b) = (Scoring::default(), Scoring::default());
+                scoring_into(&mut a, rules, &rolls, &apart, filled);
+                scoring_into(&mut b, rules, &rolls, &together, filled);
+                let open_upper = (0..UPPER).filter(|&u| filled & (1 << u) == 0).count();
+                assert_eq!(!a.upper_of.is_empty(), (2..=4).contains(&open_upper));
+                found_apart += usize::from(!a.upper_of.is_empty());
+                let mut next = Successors::new();
+                for slot in 0..SLOTS {
+                    next.mean[slot] = std::array::from_fn(|_| small(4));
+                    next.variance[slot] = std::array::from_fn(|_| small(900));
+                }
+                let fifty = std::array::from_fn(|l| (l % 2) as f64);
+                let one = turn::<false>(&plan, &a, &fifty, &next, &mut work);
+                let other = turn::<false>(&plan, &b, &fifty, &next, &mut work);
+                assert_eq!(one.0.map(f64::to_bits), other.0.map(f64::to_bits));
+                assert_eq!(one.1.map(f64::to_bits), other.1.map(f64::to_bits));
+            }
+        }
+        assert!(found_apart > 0);
     }
 }

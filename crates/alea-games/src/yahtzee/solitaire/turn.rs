@@ -56,6 +56,9 @@ pub type Lane = [f64; LANES];
 pub const KEEP_ROOM: usize = 512;
 /// Room for the successor slots, the same way.
 pub const SLOT_ROOM: usize = 128;
+/// Room for the best upper box of each count of the open upper faces (see
+/// [`Scoring`]): at most 126, with four upper boxes open.
+pub const UPPER_ROOM: usize = 128;
 
 /// The slot of keep `k` in [`Work`].
 #[inline(always)]
@@ -189,6 +192,10 @@ impl Default for Plan {
 pub struct Work {
     pub mean: Box<Rows<KEEP_ROOM>>,
     pub square: Box<Rows<KEEP_ROOM>>,
+    /// The best upper box of each count of the open upper faces, its mean and the
+    /// variance of its future (see [`Scoring`]).
+    upper_mean: Box<Rows<UPPER_ROOM>>,
+    upper_variance: Box<Rows<UPPER_ROOM>>,
 }
 
 impl Work {
@@ -197,6 +204,8 @@ impl Work {
         Work {
             mean: lanes(),
             square: lanes(),
+            upper_mean: lanes(),
+            upper_variance: lanes(),
         }
     }
 }
@@ -460,6 +469,14 @@ impl Default for Successors {
 /// For each roll, the boxes it may be scored in: the points the roll itself earns
 /// there and the successor slot (as an [`offset`]); and the 100 bonus that the roll
 /// earns besides in the lanes whose Yahtzee box holds 50.
+///
+/// What a roll earns in an upper box depends only on how many dice show that box's
+/// face. With two to four upper boxes open, many rolls show the same counts of the
+/// open faces (56 counts among the 252 rolls, with three open), so the best upper box
+/// is found once for each count ([`Scoring::upper_of`]), and such a roll's own choices
+/// are its lower boxes only, weighed after that best: the same first of the best, in
+/// the same order, as weighing all its boxes in order (a sixth fewer choices weighed
+/// over the solve).
 #[derive(Clone, Debug, Default)]
 pub struct Scoring {
     /// `choices[start[i]..start[i + 1]]` belong to roll `i`.
@@ -467,6 +484,19 @@ pub struct Scoring {
     pub choices: Vec<(f64, u16)>,
     /// Per roll, the bonus: nonzero for the Yahtzees only.
     pub bonus: Vec<f64>,
+    /// Per roll, the count of the open upper faces that stands for its upper boxes,
+    /// or [`Scoring::ALL`] when its choices are all its boxes; empty when no roll's
+    /// upper boxes are found apart.
+    pub upper_of: Vec<u16>,
+    /// `upper_choices[upper_start[j]..upper_start[j + 1]]`: the open upper boxes of
+    /// count `j`, in order.
+    pub upper_start: Vec<u32>,
+    pub upper_choices: Vec<(f64, u16)>,
+}
+
+impl Scoring {
+    /// In [`Scoring::upper_of`]: the roll's choices are all its boxes.
+    pub const ALL: u16 = u16::MAX;
 }
 
 /// Fills the rolls' slots with the best last-roll scoring, per lane, and its second
@@ -481,10 +511,21 @@ pub fn score_rolls(
     next: &Successors,
     work: &mut Work,
 ) {
+    for (j, ends) in scoring.upper_start.windows(2).enumerate() {
+        let choices = &scoring.upper_choices[ends[0] as usize..ends[1] as usize];
+        let (mean, variance) = best_choice(choices, next, |points, _| points);
+        set_row(&mut work.upper_mean, offset(j), mean);
+        set_row(&mut work.upper_variance, offset(j), variance);
+    }
     for (i, &r) in plan.roll_offsets.iter().enumerate() {
         let choices = &scoring.choices[scoring.start[i] as usize..scoring.start[i + 1] as usize];
         let bonus = scoring.bonus[i];
-        let (mean, variance) = if bonus > 0.0 {
+        let upper = scoring.upper_of.get(i).copied().unwrap_or(Scoring::ALL);
+        let (mean, variance) = if upper != Scoring::ALL {
+            let j = offset(usize::from(upper));
+            let start = (row(&work.upper_mean, j), row(&work.upper_variance, j));
+            best_choice_after(start, choices, next, |points, _| points)
+        } else if bonus > 0.0 {
             // Whole numbers: the bonus added to the points is exact, so a lane's total
             // is the same number as if the bonus were in the points.
             let mut extra = [0.0; LANES];
@@ -529,6 +570,34 @@ fn best_choice(
         if let Some(&c) = seconds.get(i) {
             better_choice(&mut second, next, c, &points);
         }
+    }
+    choose::<true>(first, second)
+}
+
+/// The first of the best of `start` and then `choices` (perhaps none), per lane, as
+/// [`best_choice`] finds it: the same choice as one run in order.
+#[inline(always)]
+fn best_choice_after(
+    start: (Lane, Lane),
+    choices: &[(f64, u16)],
+    next: &Successors,
+    points: impl Fn(f64, usize) -> f64,
+) -> (Lane, Lane) {
+    // The first run is `start` and the first half of `choices`.
+    let (firsts, seconds) = choices.split_at(choices.len() / 2);
+    let mut first = start;
+    let Some((&s, seconds)) = seconds.split_first() else {
+        return first;
+    };
+    let mut second = start_choice(next, s, &points);
+    for (i, &c) in seconds.iter().enumerate() {
+        better_choice(&mut second, next, c, &points);
+        if let Some(&c) = firsts.get(i) {
+            better_choice(&mut first, next, c, &points);
+        }
+    }
+    for &c in firsts.iter().skip(seconds.len()) {
+        better_choice(&mut first, next, c, &points);
     }
     choose::<true>(first, second)
 }

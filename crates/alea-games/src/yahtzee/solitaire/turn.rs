@@ -472,11 +472,11 @@ impl Default for Successors {
 ///
 /// What a roll earns in an upper box depends only on how many dice show that box's
 /// face. With two to four upper boxes open, many rolls show the same counts of the
-/// open faces (56 counts among the 252 rolls, with three open), so the best upper box
-/// is found once for each count ([`Scoring::upper_of`]), and such a roll's own choices
-/// are its lower boxes only, weighed after that best: the same first of the best, in
-/// the same order, as weighing all its boxes in order (a sixth fewer choices weighed
-/// over the solve).
+/// open faces (53 counts among the 246 rolls that are not Yahtzees, with three open),
+/// so the best upper box is found once for each count ([`Scoring::upper_of`]), and such
+/// a roll's own choices are its lower boxes only, weighed after that best: the same
+/// first of the best, in the same order, as weighing all its boxes in order (a sixth
+/// fewer choices weighed over the solve).
 #[derive(Clone, Debug, Default)]
 pub struct Scoring {
     /// `choices[start[i]..start[i + 1]]` belong to roll `i`.

@@ -554,28 +554,15 @@ fn best_choice(
     next: &Successors,
     points: impl Fn(f64, usize) -> f64,
 ) -> (Lane, Lane) {
-    debug_assert!(!choices.is_empty(), "a roll has at least one choice");
-    let split = choices.len().div_ceil(2);
-    let (firsts, seconds) = choices.split_at(split);
-    let mut first = start_choice(next, firsts[0], &points);
-    let Some((&s, seconds)) = seconds.split_first() else {
-        for &c in &firsts[1..] {
-            better_choice(&mut first, next, c, &points);
-        }
-        return first;
-    };
-    let mut second = start_choice(next, s, &points);
-    for (i, &c) in firsts[1..].iter().enumerate() {
-        better_choice(&mut first, next, c, &points);
-        if let Some(&c) = seconds.get(i) {
-            better_choice(&mut second, next, c, &points);
-        }
-    }
-    choose::<true>(first, second)
+    let (&first, rest) = choices
+        .split_first()
+        .expect("a roll has at least one choice");
+    best_choice_after(start_choice(next, first, &points), rest, next, points)
 }
 
-/// The first of the best of `start` and then `choices` (perhaps none), per lane, as
-/// [`best_choice`] finds it: the same choice as one run in order.
+/// The first of the best of `start` and then `choices` (perhaps none), per lane. Two
+/// runs, as in [`best_of`]: `start` and the first half of `choices`, and the second
+/// half, taken only where it is greater: the same choice as one run in order.
 #[inline(always)]
 fn best_choice_after(
     start: (Lane, Lane),

@@ -377,12 +377,12 @@ fn keep_values(plan: &Plan, turns: &mut Turns) {
 #[inline(always)]
 fn keep_values_with<const FMA: bool>(plan: &Plan, turns: &mut Turns) {
     let work = &mut turns.work;
-    average::<false, FMA>(plan, work);
+    average::<false, FMA, LANES>(plan, work);
     let n = turns.one.len();
     turns.one.copy_from_slice(&work.mean[..n]);
-    best::<false>(plan, work);
-    average::<false, FMA>(plan, work);
+    best::<false, LANES>(plan, work);
+    average::<false, FMA, LANES>(plan, work);
     turns.two.copy_from_slice(&work.mean[..n]);
-    best::<false>(plan, work);
+    best::<false, LANES>(plan, work);
     turns.start = first_roll(plan, &work.mean);
 }

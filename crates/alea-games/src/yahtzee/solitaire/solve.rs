@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::rules::{choices_scored, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
-use super::turn::{offset, turn, Lane, Plan, Scoring, Successors, Work, LANES, UPPER_ROOM};
+use super::turn::{offset, turn, Lane, Plan, Scoring, Successors, Work, LANES, NARROW, UPPER_ROOM};
 
 const BOXES: usize = 13;
 const CAP: usize = UPPER_BONUS_AT as usize;
@@ -259,11 +259,13 @@ fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Su
 /// that earn it while the Yahtzee box holds 50: what every lane of a group shares.
 /// Written into `s`, whose room is reused from group to group. A roll that is not a
 /// Yahtzee may go in every open box with its plain score (see [`choices_scored`]), so
-/// its choices are copied from `plain`, the choice of each box worked out once; when
-/// its upper boxes are found apart (see [`Scoring`]), its lower boxes only.
+/// its upper choices (unless they are found apart) and its lower points are copied from
+/// `plain`, worked out once per box (see [`Scoring`]).
 fn scoring_into(s: &mut Scoring, rules: Rules, rolls: &[Scored], plain: &Plain, filled: u16) {
     s.start.clear();
+    s.listed.clear();
     s.bonus.clear();
+    s.lower.clear();
     // Room for every box of every roll, written by place: a push at a time was a third
     // of this step.
     s.choices.resize(rolls.len() * BOXES, (0.0, 0));
@@ -280,28 +282,53 @@ fn scoring_into(s: &mut Scoring, rules: Rules, rolls: &[Scored], plain: &Plain, 
             s.upper_choices.clear();
         }
     }
-    // The boxes copied from `plain`: the open ones, or the open lower ones.
-    let first = if upper.is_some() { UPPER } else { 0 };
-    let mut open = [0; BOXES];
-    let mut open_count = 0;
-    for b in (first..BOXES).filter(|&b| filled & (1 << b) == 0) {
-        open[open_count] = b;
-        open_count += 1;
+    let open = |b: &usize| filled & (1 << b) == 0;
+    // The upper boxes copied into the choices: none when they are found apart.
+    let mut upper_open = [0; UPPER];
+    let mut upper_count = 0;
+    if upper.is_none() {
+        for b in (0..UPPER).filter(open) {
+            upper_open[upper_count] = b;
+            upper_count += 1;
+        }
     }
+    let mut lower_open = [0; Scoring::LOWER];
+    for b in (UPPER..BOXES).filter(open) {
+        lower_open[s.lower.len()] = b;
+        // Scored by a roll that is not a Yahtzee, a lower box holds no 50.
+        s.lower.push(offset(slot(b, 0)));
+    }
+    let lower_open = &lower_open[..s.lower.len()];
+    // A roll's points (room for one when no lower box is open, none read).
+    let room = lower_open.len().max(1);
+    s.points.resize(rolls.len() * room, 0.0);
     let mut end = 0;
-    for (roll, plain) in rolls.iter().zip(&plain.boxes) {
+    for (((roll, upper_boxes), lower_points), points) in rolls
+        .iter()
+        .zip(&plain.upper_boxes)
+        .zip(&plain.lower_points)
+        .zip(s.points.chunks_exact_mut(room))
+    {
         s.start.push(end as u32);
         s.bonus.push(f64::from(roll.bonus(rules)));
-        if roll.yahtzee_face.is_some() {
+        let listed = roll.yahtzee_face.is_some();
+        s.listed.push(listed);
+        if listed {
             choices_scored(rules, filled, roll, |b, points| {
                 s.choices[end] = (f64::from(points), offset(slot(b, points)));
                 end += 1;
             });
         } else {
-            for (to, &b) in s.choices[end..end + open_count].iter_mut().zip(&open) {
-                *to = plain[b];
+            for (to, &b) in s.choices[end..end + upper_count]
+                .iter_mut()
+                .zip(&upper_open)
+            {
+                *to = upper_boxes[b];
             }
-            end += open_count;
+            end += upper_count;
+            for (to, &b) in points.iter_mut().zip(lower_open) {
+                *to = lower_points[b - UPPER];
+            }
         }
     }
     s.start.push(end as u32);
@@ -310,8 +337,11 @@ fn scoring_into(s: &mut Scoring, rules: Rules, rolls: &[Scored], plain: &Plain, 
 /// What each roll may score with no joker, worked out once for a solve: its plain
 /// choice in each box, and the rolls' upper boxes found apart (see [`Scoring`]).
 struct Plain {
-    /// Per roll, the plain score and the successor slot of each box.
-    boxes: Vec<[(f64, u16); BOXES]>,
+    /// Per roll, the plain score and the successor slot of each upper box.
+    upper_boxes: Vec<[(f64, u16); UPPER]>,
+    /// Per roll, the plain score of each lower box: one cache line a roll, read for
+    /// every group (where the choices of all boxes took four).
+    lower_points: Vec<[f64; Scoring::LOWER]>,
     /// By the set of open upper boxes (bit per box): when two to four are open, each
     /// roll's count of their faces and each count's choices.
     upper: Vec<Option<UpperCounts>>,
@@ -326,7 +356,7 @@ struct UpperCounts {
 
 impl Plain {
     fn new(rolls: &[Scored]) -> Plain {
-        let boxes: Vec<[(f64, u16); BOXES]> = rolls
+        let upper_boxes: Vec<[(f64, u16); UPPER]> = rolls
             .iter()
             .map(|roll| {
                 std::array::from_fn(|b| {
@@ -334,6 +364,10 @@ impl Plain {
                     (f64::from(points), offset(slot(b, points)))
                 })
             })
+            .collect();
+        let lower_points = rolls
+            .iter()
+            .map(|roll| std::array::from_fn(|j| f64::from(roll.plain[UPPER + j])))
             .collect();
         let upper = (0..1usize << UPPER)
             .map(|open| {
@@ -350,7 +384,7 @@ impl Plain {
                     start: vec![0],
                     choices: Vec::new(),
                 };
-                for (roll, choice) in rolls.iter().zip(&boxes) {
+                for (roll, choice) in rolls.iter().zip(&upper_boxes) {
                     if roll.yahtzee_face.is_some() {
                         // A Yahtzee's choices depend on the joker rules: all listed.
                         u.of_roll.push(Scoring::ALL);
@@ -370,7 +404,11 @@ impl Plain {
                 Some(u)
             })
             .collect();
-        Plain { boxes, upper }
+        Plain {
+            upper_boxes,
+            lower_points,
+            upper,
+        }
     }
 }
 
@@ -489,7 +527,7 @@ fn solve_group(
         let at = |l: usize| chunk[l.min(chunk.len() - 1)];
         fill_successors(filled, chunk, later, next);
         let fifty = std::array::from_fn(|l| f64::from(u8::from(at(l).yahtzee_50)));
-        let (mean, square) = solve_lanes(plan, scoring, &fifty, next, work);
+        let (mean, square) = solve_lanes(plan, scoring, &fifty, next, work, chunk.len());
         for (l, m) in solved.iter_mut().enumerate() {
             *m = Moments {
                 mean: mean[l],
@@ -512,7 +550,9 @@ fn solve_group(
     flags.len() * uppers.same_as.len()
 }
 
-/// [`turn`] compiled for the vector units this processor has.
+/// [`turn`] compiled for the vector units this processor has, for the first `lanes`
+/// lanes: on [`NARROW`] lanes when they are enough, else on all (the lanes beyond
+/// `lanes` are then zero or the turn of a copy).
 #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
 fn solve_lanes(
     plan: &Plan,
@@ -520,11 +560,22 @@ fn solve_lanes(
     fifty: &Lane,
     next: &Successors,
     work: &mut Work,
+    lanes: usize,
 ) -> (Lane, Lane) {
-    if multiversion::target::target_cfg_f!(target_feature = "fma") {
-        turn::<true>(plan, scoring, fifty, next, work)
+    let fma = multiversion::target::target_cfg_f!(target_feature = "fma");
+    if lanes <= NARROW {
+        let fifty = fifty[..NARROW].try_into().expect("NARROW is below LANES");
+        let (mean, square) = if fma {
+            turn::<true, NARROW>(plan, scoring, fifty, next, work)
+        } else {
+            turn::<false, NARROW>(plan, scoring, fifty, next, work)
+        };
+        let widen = |x: [f64; NARROW]| std::array::from_fn(|l| x.get(l).copied().unwrap_or(0.0));
+        (widen(mean), widen(square))
+    } else if fma {
+        turn::<true, LANES>(plan, scoring, fifty, next, work)
     } else {
-        turn::<false>(plan, scoring, fifty, next, work)
+        turn::<false, LANES>(plan, scoring, fifty, next, work)
     }
 }
 
@@ -620,6 +671,16 @@ mod tests {
     use super::super::turn::SLOTS;
     use super::*;
 
+    /// A xorshift generator, for the tests' futures.
+    fn numbers(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     #[test]
     fn reachable_upper_totals() {
         let r = reachable_upper();
@@ -677,13 +738,8 @@ mod tests {
         let rolls = scored_rolls(&plan);
         let plain = Plain::new(&rolls);
         let mut work = Work::new(&plan);
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut noise = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut numbers = numbers(0x2545_f491_4f6c_dd1d);
+        let mut noise = move || (numbers() >> 11) as f64 / (1u64 << 53) as f64;
         for (filled, fifty) in [
             (0u16, [0.0; LANES]),
             (0b1_0000_0100_0011, [1.0; LANES]),
@@ -700,10 +756,75 @@ mod tests {
                 next.mean[slot] = std::array::from_fn(|_| 300.0 * noise());
                 next.variance[slot] = std::array::from_fn(|_| 900.0 * noise());
             }
-            let plain = turn::<false>(&plan, &scoring, &fifty, &next, &mut work);
-            let vector = solve_lanes(&plan, &scoring, &fifty, &next, &mut work);
+            let plain = turn::<false, LANES>(&plan, &scoring, &fifty, &next, &mut work);
+            let vector = solve_lanes(&plan, &scoring, &fifty, &next, &mut work, LANES);
             assert_eq!(plain.0.map(f64::to_bits), vector.0.map(f64::to_bits));
             assert_eq!(plain.1.map(f64::to_bits), vector.1.map(f64::to_bits));
+            // The narrow turn: the same bits in its lanes, zero beyond.
+            let narrow = solve_lanes(&plan, &scoring, &fifty, &next, &mut work, NARROW);
+            for (wide, narrow) in [(plain.0, narrow.0), (plain.1, narrow.1)] {
+                assert_eq!(wide[..NARROW], narrow[..NARROW]);
+                assert!(narrow[NARROW..].iter().all(|&x| x == 0.0));
+            }
+        }
+    }
+
+    /// Every roll's choices listed, in the order of the boxes, as a plain reading of
+    /// the rules would weigh them: what [`scoring_into`] must agree with to the bit.
+    fn all_listed(rules: Rules, rolls: &[Scored], filled: u16) -> Scoring {
+        let mut s = Scoring::default();
+        for roll in rolls {
+            s.start.push(s.choices.len() as u32);
+            s.listed.push(true);
+            s.bonus.push(f64::from(roll.bonus(rules)));
+            choices_scored(rules, filled, roll, |b, points| {
+                s.choices.push((f64::from(points), offset(slot(b, points))));
+            });
+        }
+        s.start.push(s.choices.len() as u32);
+        s
+    }
+
+    #[test]
+    fn lower_boxes_weighed_from_registers_give_the_same_bits_as_all_boxes_listed() {
+        // Futures from a few whole numbers, so that boxes tie often and the order in
+        // which ties are broken shows; masks with no lower box open and with all seven,
+        // and with zero, one, two to four (found apart) and five or six upper boxes open.
+        let plan = Plan::new();
+        let rolls = scored_rolls(&plan);
+        let plain = Plain::new(&rolls);
+        let mut work = Work::new(&plan);
+        let mut numbers = numbers(0x2545_f491_4f6c_dd1d);
+        let mut small = move |n: u64| (numbers() % n) as f64;
+        for filled in [
+            0u16,
+            0b1_1111_1100_0000,
+            0b1_1111_1000_0000,
+            0b0_0000_0011_1111,
+            0b0_0000_0111_1111,
+            0b0_1010_0011_1110,
+            0b1_0001_0011_0100,
+            0b0_1100_1000_0001,
+            0b1_0000_0100_0000,
+            0b0_1111_1111_1011,
+        ] {
+            for rules in [Rules::FreeJoker, Rules::ForcedJoker, Rules::NoJoker] {
+                let mut weighed = Scoring::default();
+                scoring_into(&mut weighed, rules, &rolls, &plain, filled);
+                let listed = all_listed(rules, &rolls, filled);
+                for round in 0..4 {
+                    let mut next = Successors::new();
+                    for slot in 0..SLOTS {
+                        next.mean[slot] = std::array::from_fn(|_| small(2 + round));
+                        next.variance[slot] = std::array::from_fn(|_| small(900));
+                    }
+                    let fifty = std::array::from_fn(|l| (l % 2) as f64);
+                    let one = turn::<false, LANES>(&plan, &weighed, &fifty, &next, &mut work);
+                    let other = turn::<false, LANES>(&plan, &listed, &fifty, &next, &mut work);
+                    assert_eq!(one.0.map(f64::to_bits), other.0.map(f64::to_bits));
+                    assert_eq!(one.1.map(f64::to_bits), other.1.map(f64::to_bits));
+                }
+            }
         }
     }
 
@@ -715,17 +836,13 @@ mod tests {
         let rolls = scored_rolls(&plan);
         let apart = Plain::new(&rolls);
         let together = Plain {
-            boxes: apart.boxes.clone(),
+            upper_boxes: apart.upper_boxes.clone(),
+            lower_points: apart.lower_points.clone(),
             upper: (0..1 << UPPER).map(|_| None).collect(),
         };
         let mut work = Work::new(&plan);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut small = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n) as f64
-        };
+        let mut numbers = numbers(0x9e37_79b9_7f4a_7c15);
+        let mut small = move |n: u64| (numbers() % n) as f64;
         let mut found_apart = 0;
         for filled in [
             0b0_0000_0000_0011u16,
@@ -750,8 +867,8 @@ mod tests {
                     next.variance[slot] = std::array::from_fn(|_| small(900));
                 }
                 let fifty = std::array::from_fn(|l| (l % 2) as f64);
-                let one = turn::<false>(&plan, &a, &fifty, &next, &mut work);
-                let other = turn::<false>(&plan, &b, &fifty, &next, &mut work);
+                let one = turn::<false, LANES>(&plan, &a, &fifty, &next, &mut work);
+                let other = turn::<false, LANES>(&plan, &b, &fifty, &next, &mut work);
                 assert_eq!(one.0.map(f64::to_bits), other.0.map(f64::to_bits));
                 assert_eq!(one.1.map(f64::to_bits), other.1.map(f64::to_bits));
             }

@@ -30,7 +30,13 @@
 //! - a choice among many is made in two halves, the second taken only where it is
 //!   strictly greater: the same choice as one run in order (the first of the best), in
 //!   half the chain of dependent steps (a test holds it to one run);
-//! - indices are masked to the power-of-two room of the work instead of bounds-checked.
+//! - indices are masked to the power-of-two room of the work instead of bounds-checked;
+//! - a lower box leads from every roll that is not a Yahtzee to the same successor
+//!   slot, so the lower boxes' futures are read once per turn into registers, and each
+//!   roll weighs them on its points alone ([`Scoring`]): the scoring of the last roll
+//!   had read two rows for every choice (7%);
+//! - a group's last four positions or fewer are worked out on four lanes ([`NARROW`]),
+//!   four fifths of the time of eight (1%).
 //!
 //! Every step is the same arithmetic, in the same order, as a plain loop lane by lane,
 //! so the plain, AVX2 and AVX-512 builds give the same bits (a test), whatever the
@@ -46,11 +52,18 @@ use super::dice::Dice;
 /// cache, and fewer lanes go unused in groups of few positions; four lanes take 13%
 /// longer, sixteen as long).
 pub const LANES: usize = 8;
+/// The lanes of the narrow turn, for a group's last four positions or fewer (one chunk
+/// in twelve): the same arithmetic on half of each row takes four fifths of the time,
+/// not half, as the rows still fill their cache lines.
+pub const NARROW: usize = 4;
 /// Successor slots of a position: six outcomes for each of the thirteen boxes (see
 /// [`super::solve`]).
 pub const SLOTS: usize = 13 * 6;
 /// One number per lane.
 pub type Lane = [f64; LANES];
+/// One number for each of the first `L` lanes: the turn works on all [`LANES`], or on
+/// the first four for a group's last few positions (see [`NARROW`]).
+pub type Lanes<const L: usize> = [f64; L];
 /// Room for the 462 keeps, rounded up to a power of two: an index masked to it needs
 /// no bounds check in the hot loops, where the checks were a third of the instructions.
 pub const KEEP_ROOM: usize = 512;
@@ -76,20 +89,20 @@ fn at<const N: usize>(offset: u16) -> usize {
     usize::from(offset) & (N * LANES - LANES)
 }
 
-/// The row at `offset` (see [`at`]).
+/// The first `L` lanes of the row at `offset` (see [`at`]).
 #[inline(always)]
-fn row<const N: usize>(rows: &[Lane; N], offset: u16) -> Lane {
+fn row<const N: usize, const L: usize>(rows: &[Lane; N], offset: u16) -> Lanes<L> {
     let o = at::<N>(offset);
-    rows.as_flattened()[o..o + LANES]
+    rows.as_flattened()[o..o + L]
         .try_into()
-        .expect("a row is LANES long")
+        .expect("a row has at least L lanes")
 }
 
-/// Writes the row at `offset` (see [`at`]).
+/// Writes the first `L` lanes of the row at `offset` (see [`at`]).
 #[inline(always)]
-fn set_row<const N: usize>(rows: &mut [Lane; N], offset: u16, value: Lane) {
+fn set_row<const N: usize, const L: usize>(rows: &mut [Lane; N], offset: u16, value: Lanes<L>) {
     let o = at::<N>(offset);
-    rows.as_flattened_mut()[o..o + LANES].copy_from_slice(&value);
+    rows.as_flattened_mut()[o..o + L].copy_from_slice(&value);
 }
 
 /// The offset of row `index`: the index times [`LANES`], how the hot loops find a row.
@@ -250,29 +263,29 @@ pub fn sixth<const FMA: bool>(x: f64) -> f64 {
 /// second moment too.
 /// `FMA` says whether the processor has fused multiply-adds (see [`sixth`]).
 #[inline(always)]
-pub fn average<const SQUARE: bool, const FMA: bool>(plan: &Plan, work: &mut Work) {
+pub fn average<const SQUARE: bool, const FMA: bool, const L: usize>(plan: &Plan, work: &mut Work) {
     for &(k, next) in &plan.average {
         // The sums start from the first face's values, not from zero: the same bits
         // (adding zero changes only a -0, which no value is), two additions fewer.
-        let mut mean = row(&work.mean, next[0]);
+        let mut mean = row::<_, L>(&work.mean, next[0]);
         let mut square = if SQUARE {
-            row(&work.square, next[0])
+            row::<_, L>(&work.square, next[0])
         } else {
-            [0.0; LANES]
+            [0.0; L]
         };
         for &n in &next[1..] {
-            let m = row(&work.mean, n);
-            for l in 0..LANES {
+            let m = row::<_, L>(&work.mean, n);
+            for l in 0..L {
                 mean[l] += m[l];
             }
             if SQUARE {
-                let s = row(&work.square, n);
-                for l in 0..LANES {
+                let s = row::<_, L>(&work.square, n);
+                for l in 0..L {
                     square[l] += s[l];
                 }
             }
         }
-        for l in 0..LANES {
+        for l in 0..L {
             mean[l] = sixth::<FMA>(mean[l]);
             square[l] = sixth::<FMA>(square[l]);
         }
@@ -287,23 +300,23 @@ pub fn average<const SQUARE: bool, const FMA: bool>(plan: &Plan, work: &mut Work
 /// a roll's slot holds the value of its best keep. The second moment, with `SQUARE`,
 /// follows the best mean.
 #[inline(always)]
-pub fn best<const SQUARE: bool>(plan: &Plan, work: &mut Work) {
+pub fn best<const SQUARE: bool, const L: usize>(plan: &Plan, work: &mut Work) {
     for (n, keeps) in &plan.best {
         match n {
-            1 => best_run::<SQUARE, 1>(keeps, work),
-            2 => best_run::<SQUARE, 2>(keeps, work),
-            3 => best_run::<SQUARE, 3>(keeps, work),
-            4 => best_run::<SQUARE, 4>(keeps, work),
-            _ => best_run::<SQUARE, 5>(keeps, work),
+            1 => best_run::<SQUARE, 1, L>(keeps, work),
+            2 => best_run::<SQUARE, 2, L>(keeps, work),
+            3 => best_run::<SQUARE, 3, L>(keeps, work),
+            4 => best_run::<SQUARE, 4, L>(keeps, work),
+            _ => best_run::<SQUARE, 5, L>(keeps, work),
         }
     }
 }
 
 /// [`best_of`] for a run of keeps with `N` keeps of one die fewer each.
 #[inline(always)]
-fn best_run<const SQUARE: bool, const N: usize>(keeps: &[Fewer], work: &mut Work) {
+fn best_run<const SQUARE: bool, const N: usize, const L: usize>(keeps: &[Fewer], work: &mut Work) {
     for (k, fewer) in keeps {
-        best_of::<SQUARE, N>(*k, fewer, work);
+        best_of::<SQUARE, N, L>(*k, fewer, work);
     }
 }
 
@@ -313,19 +326,23 @@ fn best_run<const SQUARE: bool, const N: usize>(keeps: &[Fewer], work: &mut Work
 /// in order, in half the chain of dependent steps. Each run starts from its first
 /// candidate (the values are finite, so that is what a start below them would choose).
 #[inline(always)]
-fn best_of<const SQUARE: bool, const N: usize>(k: u16, fewer: &[u16; 5], work: &mut Work) {
+fn best_of<const SQUARE: bool, const N: usize, const L: usize>(
+    k: u16,
+    fewer: &[u16; 5],
+    work: &mut Work,
+) {
     let split = N.div_ceil(2);
-    let mut first = (row(&work.mean, k), row(&work.square, k));
+    let mut first = (row::<_, L>(&work.mean, k), row::<_, L>(&work.square, k));
     for &f in &fewer[..split] {
-        better_of::<SQUARE>(&mut first, work, f);
+        better_of::<SQUARE, L>(&mut first, work, f);
     }
     let (mean, square) = if N > 1 {
         let s = fewer[split];
-        let mut second = (row(&work.mean, s), row(&work.square, s));
+        let mut second = (row::<_, L>(&work.mean, s), row::<_, L>(&work.square, s));
         for &f in &fewer[split + 1..N] {
-            better_of::<SQUARE>(&mut second, work, f);
+            better_of::<SQUARE, L>(&mut second, work, f);
         }
-        choose::<SQUARE>(first, second)
+        choose::<SQUARE, L>(first, second)
     } else {
         first
     };
@@ -337,14 +354,18 @@ fn best_of<const SQUARE: bool, const N: usize>(k: u16, fewer: &[u16; 5], work: &
 
 /// `best` becomes keep `f` in the lanes where `f` is greater.
 #[inline(always)]
-fn better_of<const SQUARE: bool>(best: &mut (Lane, Lane), work: &Work, f: u16) {
-    let m = row(&work.mean, f);
-    let s = row(&work.square, f);
-    let mut better = [0; LANES];
-    for l in 0..LANES {
+fn better_of<const SQUARE: bool, const L: usize>(
+    best: &mut (Lanes<L>, Lanes<L>),
+    work: &Work,
+    f: u16,
+) {
+    let m = row::<_, L>(&work.mean, f);
+    let s = row::<_, L>(&work.square, f);
+    let mut better = [0; L];
+    for l in 0..L {
         better[l] = greater(m[l], best.0[l]);
     }
-    for l in 0..LANES {
+    for l in 0..L {
         best.0[l] = pick(better[l], m[l], best.0[l]);
         if SQUARE {
             best.1[l] = pick(better[l], s[l], best.1[l]);
@@ -354,9 +375,12 @@ fn better_of<const SQUARE: bool>(best: &mut (Lane, Lane), work: &Work, f: u16) {
 
 /// The best of two runs, the first on ties: the second only where it is greater.
 #[inline(always)]
-fn choose<const SQUARE: bool>(first: (Lane, Lane), second: (Lane, Lane)) -> (Lane, Lane) {
+fn choose<const SQUARE: bool, const L: usize>(
+    first: (Lanes<L>, Lanes<L>),
+    second: (Lanes<L>, Lanes<L>),
+) -> (Lanes<L>, Lanes<L>) {
     let mut out = first;
-    for l in 0..LANES {
+    for l in 0..L {
         let better = greater(second.0[l], first.0[l]);
         out.0[l] = pick(better, second.0[l], first.0[l]);
         if SQUARE {
@@ -397,9 +421,9 @@ fn which_run<const N: usize>(
 ) {
     for (k, fewer) in keeps {
         let k = *k;
-        let (mut value, mut index) = (row(values, k), row(which, k));
+        let (mut value, mut index) = (row::<_, LANES>(values, k), row::<_, LANES>(which, k));
         for &f in &fewer[..N] {
-            let (v, i) = (row(values, f), row(which, f));
+            let (v, i) = (row::<_, LANES>(values, f), row::<_, LANES>(which, f));
             for l in 0..LANES {
                 let better =
                     greater(v[l], value[l]) | (equal(v[l], value[l]) & greater(index[l], i[l]));
@@ -414,11 +438,11 @@ fn which_run<const N: usize>(
 
 /// The expected value over the first roll of the turn, from the rolls' slots.
 #[inline(always)]
-pub fn first_roll(plan: &Plan, values: &[Lane; KEEP_ROOM]) -> Lane {
-    let mut total = [0.0; LANES];
+pub fn first_roll<const L: usize>(plan: &Plan, values: &[Lane; KEEP_ROOM]) -> Lanes<L> {
+    let mut total = [0.0; L];
     for (&r, &p) in plan.roll_offsets.iter().zip(&plan.dice.roll_probability) {
-        let v = row(values, r);
-        for l in 0..LANES {
+        let v = row::<_, L>(values, r);
+        for l in 0..L {
             total[l] += p * v[l];
         }
     }
@@ -428,12 +452,12 @@ pub fn first_roll(plan: &Plan, values: &[Lane; KEEP_ROOM]) -> Lane {
 /// [`first_roll`] of the means and of the second moments, in one loop: each sum is a
 /// chain of dependent additions, and two chains side by side take the time of one.
 #[inline(always)]
-pub fn first_roll_moments(plan: &Plan, work: &Work) -> (Lane, Lane) {
-    let mut mean = [0.0; LANES];
-    let mut square = [0.0; LANES];
+pub fn first_roll_moments<const L: usize>(plan: &Plan, work: &Work) -> (Lanes<L>, Lanes<L>) {
+    let mut mean = [0.0; L];
+    let mut square = [0.0; L];
     for (&r, &p) in plan.roll_offsets.iter().zip(&plan.dice.roll_probability) {
-        let (m, s) = (row(&work.mean, r), row(&work.square, r));
-        for l in 0..LANES {
+        let (m, s) = (row::<_, L>(&work.mean, r), row::<_, L>(&work.square, r));
+        for l in 0..L {
             mean[l] += p * m[l];
             square[l] += p * s[l];
         }
@@ -470,23 +494,40 @@ impl Default for Successors {
 /// there and the successor slot (as an [`offset`]); and the 100 bonus that the roll
 /// earns besides in the lanes whose Yahtzee box holds 50.
 ///
+/// A roll that is not a Yahtzee leads, from a lower box, to the same slot whatever the
+/// roll (the slot of a box scored; see [`super::solve`]), so those slots' rows are read
+/// once per turn, and such a roll keeps only its points there ([`Scoring::points`]):
+/// its lower boxes are weighed on numbers held in registers, where each choice had read
+/// two rows.
+///
 /// What a roll earns in an upper box depends only on how many dice show that box's
 /// face. With two to four upper boxes open, many rolls show the same counts of the
 /// open faces (53 counts among the 246 rolls that are not Yahtzees, with three open),
-/// so the best upper box is found once for each count ([`Scoring::upper_of`]), and such
-/// a roll's own choices are its lower boxes only, weighed after that best: the same
-/// first of the best, in the same order, as weighing all its boxes in order (a sixth
-/// fewer choices weighed over the solve).
+/// so the best upper box is found once for each count ([`Scoring::upper_of`]).
+///
+/// Either way a roll's choices are weighed in the order of the boxes, upper ones
+/// first, and the first of the best is taken: the same choice, to the bit, as weighing
+/// every box in order from a list (a test holds it).
 #[derive(Clone, Debug, Default)]
 pub struct Scoring {
-    /// `choices[start[i]..start[i + 1]]` belong to roll `i`.
+    /// `choices[start[i]..start[i + 1]]` belong to roll `i`: all its boxes if it is a
+    /// Yahtzee ([`Scoring::listed`]); else its open upper boxes, unless they are found
+    /// apart.
     pub start: Vec<u32>,
     pub choices: Vec<(f64, u16)>,
+    /// Per roll, whether `choices` lists all its boxes (the Yahtzees, scored under the
+    /// joker rules).
+    pub listed: Vec<bool>,
     /// Per roll, the bonus: nonzero for the Yahtzees only.
     pub bonus: Vec<f64>,
+    /// The slots of the open lower boxes, in order, as offsets.
+    pub lower: Vec<u16>,
+    /// Per roll, its points in each open lower box (`lower.len()` numbers a roll; a
+    /// listed roll's are not read).
+    pub points: Vec<f64>,
     /// Per roll, the count of the open upper faces that stands for its upper boxes,
-    /// or [`Scoring::ALL`] when its choices are all its boxes; empty when no roll's
-    /// upper boxes are found apart.
+    /// or [`Scoring::ALL`] when they are in `choices`; empty when no roll's upper
+    /// boxes are found apart.
     pub upper_of: Vec<u16>,
     /// `upper_choices[upper_start[j]..upper_start[j + 1]]`: the open upper boxes of
     /// count `j`, in order.
@@ -495,8 +536,10 @@ pub struct Scoring {
 }
 
 impl Scoring {
-    /// In [`Scoring::upper_of`]: the roll's choices are all its boxes.
+    /// In [`Scoring::upper_of`]: the roll's upper boxes are in its choices.
     pub const ALL: u16 = u16::MAX;
+    /// The most lower boxes.
+    pub const LOWER: usize = 7;
 }
 
 /// Fills the rolls' slots with the best last-roll scoring, per lane, and its second
@@ -504,40 +547,74 @@ impl Scoring {
 /// future, which does not depend on the points. `fifty` is 1 in the lanes whose Yahtzee
 /// box holds 50, else 0.
 #[inline(always)]
-pub fn score_rolls(
+pub fn score_rolls<const L: usize>(
     plan: &Plan,
     scoring: &Scoring,
-    fifty: &Lane,
+    fifty: &Lanes<L>,
     next: &Successors,
     work: &mut Work,
 ) {
     for (j, ends) in scoring.upper_start.windows(2).enumerate() {
         let choices = &scoring.upper_choices[ends[0] as usize..ends[1] as usize];
-        let (mean, variance) = best_choice(choices, next, |points, _| points);
+        let (mean, variance) = best_choice::<L>(choices, next, |points, _| points);
         set_row(&mut work.upper_mean, offset(j), mean);
         set_row(&mut work.upper_variance, offset(j), variance);
     }
+    // Unrolled for each number of open lower boxes.
+    match scoring.lower.len() {
+        0 => score_with_lower::<L, 0>(plan, scoring, fifty, next, work),
+        1 => score_with_lower::<L, 1>(plan, scoring, fifty, next, work),
+        2 => score_with_lower::<L, 2>(plan, scoring, fifty, next, work),
+        3 => score_with_lower::<L, 3>(plan, scoring, fifty, next, work),
+        4 => score_with_lower::<L, 4>(plan, scoring, fifty, next, work),
+        5 => score_with_lower::<L, 5>(plan, scoring, fifty, next, work),
+        6 => score_with_lower::<L, 6>(plan, scoring, fifty, next, work),
+        _ => score_with_lower::<L, { Scoring::LOWER }>(plan, scoring, fifty, next, work),
+    }
+}
+
+/// [`score_rolls`] with `K` lower boxes open, after the upper boxes' counts.
+#[inline(always)]
+fn score_with_lower<const L: usize, const K: usize>(
+    plan: &Plan,
+    scoring: &Scoring,
+    fifty: &Lanes<L>,
+    next: &Successors,
+    work: &mut Work,
+) {
+    let lower: [(Lanes<L>, Lanes<L>); K] = std::array::from_fn(|j| {
+        let slot = scoring.lower[j];
+        (row(&next.mean, slot), row(&next.variance, slot))
+    });
     for (i, &r) in plan.roll_offsets.iter().enumerate() {
         let choices = &scoring.choices[scoring.start[i] as usize..scoring.start[i + 1] as usize];
-        let bonus = scoring.bonus[i];
-        let upper = scoring.upper_of.get(i).copied().unwrap_or(Scoring::ALL);
-        let (mean, variance) = if upper != Scoring::ALL {
-            let j = offset(usize::from(upper));
-            let start = (row(&work.upper_mean, j), row(&work.upper_variance, j));
-            best_choice_after(start, choices, next, |points, _| points)
-        } else if bonus > 0.0 {
+        let (mean, variance) = if scoring.listed[i] {
+            let bonus = scoring.bonus[i];
             // Whole numbers: the bonus added to the points is exact, so a lane's total
             // is the same number as if the bonus were in the points.
-            let mut extra = [0.0; LANES];
-            for l in 0..LANES {
+            let mut extra = [0.0; L];
+            for l in 0..L {
                 extra[l] = bonus * fifty[l];
             }
             best_choice(choices, next, |points, l| points + extra[l])
         } else {
-            best_choice(choices, next, |points, _| points)
+            let points: &[f64; K] = scoring.points[i * K..i * K + K]
+                .try_into()
+                .expect("K points a roll");
+            let upper = scoring.upper_of.get(i).copied().unwrap_or(Scoring::ALL);
+            if upper != Scoring::ALL {
+                let j = offset(usize::from(upper));
+                let start = (row(&work.upper_mean, j), row(&work.upper_variance, j));
+                best_lower_after(start, points, &lower, 0)
+            } else if !choices.is_empty() {
+                let start = best_choice(choices, next, |points, _| points);
+                best_lower_after(start, points, &lower, 0)
+            } else {
+                best_lower_after(lower_choice(points[0], &lower[0]), points, &lower, 1)
+            }
         };
-        let mut square = [0.0; LANES];
-        for l in 0..LANES {
+        let mut square = [0.0; L];
+        for l in 0..L {
             square[l] = mean[l] * mean[l] + variance[l];
         }
         set_row(&mut work.mean, r, mean);
@@ -545,15 +622,71 @@ pub fn score_rolls(
     }
 }
 
+/// The first of the best of `start` and then the lower boxes `from..K`, worth `points`
+/// beside the futures `lower`. Two runs, as in [`best_choice_after`].
+#[inline(always)]
+fn best_lower_after<const L: usize, const K: usize>(
+    start: (Lanes<L>, Lanes<L>),
+    points: &[f64; K],
+    lower: &[(Lanes<L>, Lanes<L>); K],
+    from: usize,
+) -> (Lanes<L>, Lanes<L>) {
+    let split = from + (K - from) / 2;
+    let mut first = start;
+    if split == K {
+        return first;
+    }
+    let mut second = lower_choice(points[split], &lower[split]);
+    for j in from..split {
+        better_lower(&mut first, points[j], &lower[j]);
+    }
+    for j in split + 1..K {
+        better_lower(&mut second, points[j], &lower[j]);
+    }
+    choose::<true, L>(first, second)
+}
+
+/// The mean and the variance of the future of a lower box worth `points`.
+#[inline(always)]
+fn lower_choice<const L: usize>(
+    points: f64,
+    (mean, variance): &(Lanes<L>, Lanes<L>),
+) -> (Lanes<L>, Lanes<L>) {
+    let mut total = [0.0; L];
+    for l in 0..L {
+        total[l] = points + mean[l];
+    }
+    (total, *variance)
+}
+
+/// `best` becomes the lower box worth `points` in the lanes where it is worth more.
+#[inline(always)]
+fn better_lower<const L: usize>(
+    best: &mut (Lanes<L>, Lanes<L>),
+    points: f64,
+    (mean, variance): &(Lanes<L>, Lanes<L>),
+) {
+    let mut better = [0; L];
+    let mut total = [0.0; L];
+    for l in 0..L {
+        total[l] = points + mean[l];
+        better[l] = greater(total[l], best.0[l]);
+    }
+    for l in 0..L {
+        best.0[l] = pick(better[l], total[l], best.0[l]);
+        best.1[l] = pick(better[l], variance[l], best.1[l]);
+    }
+}
+
 /// The best of `choices` per lane, with `points(p, lane)` the points of a choice worth
 /// `p` in lane `lane`: its mean and the variance of its future. The first of the best
 /// on ties, in two runs as in [`best_of`]. A roll has at least one choice.
 #[inline(always)]
-fn best_choice(
+fn best_choice<const L: usize>(
     choices: &[(f64, u16)],
     next: &Successors,
     points: impl Fn(f64, usize) -> f64,
-) -> (Lane, Lane) {
+) -> (Lanes<L>, Lanes<L>) {
     let (&first, rest) = choices
         .split_first()
         .expect("a roll has at least one choice");
@@ -564,12 +697,12 @@ fn best_choice(
 /// runs, as in [`best_of`]: `start` and the first half of `choices`, and the second
 /// half, taken only where it is greater: the same choice as one run in order.
 #[inline(always)]
-fn best_choice_after(
-    start: (Lane, Lane),
+fn best_choice_after<const L: usize>(
+    start: (Lanes<L>, Lanes<L>),
     choices: &[(f64, u16)],
     next: &Successors,
     points: impl Fn(f64, usize) -> f64,
-) -> (Lane, Lane) {
+) -> (Lanes<L>, Lanes<L>) {
     // The first run is `start` and the first half of `choices`.
     let (firsts, seconds) = choices.split_at(choices.len() / 2);
     let mut first = start;
@@ -586,41 +719,41 @@ fn best_choice_after(
     for &c in firsts.iter().skip(seconds.len()) {
         better_choice(&mut first, next, c, &points);
     }
-    choose::<true>(first, second)
+    choose::<true, L>(first, second)
 }
 
 /// The mean and the variance of the future of `choice`, in every lane.
 #[inline(always)]
-fn start_choice(
+fn start_choice<const L: usize>(
     next: &Successors,
     (p, slot): (f64, u16),
     points: &impl Fn(f64, usize) -> f64,
-) -> (Lane, Lane) {
-    let m = row(&next.mean, slot);
-    let mut total = [0.0; LANES];
-    for l in 0..LANES {
+) -> (Lanes<L>, Lanes<L>) {
+    let m = row::<_, L>(&next.mean, slot);
+    let mut total = [0.0; L];
+    for l in 0..L {
         total[l] = points(p, l) + m[l];
     }
-    (total, row(&next.variance, slot))
+    (total, row::<_, L>(&next.variance, slot))
 }
 
 /// `best` becomes `choice` in the lanes where it is worth more.
 #[inline(always)]
-fn better_choice(
-    best: &mut (Lane, Lane),
+fn better_choice<const L: usize>(
+    best: &mut (Lanes<L>, Lanes<L>),
     next: &Successors,
     (p, slot): (f64, u16),
     points: &impl Fn(f64, usize) -> f64,
 ) {
-    let m = row(&next.mean, slot);
-    let v = row(&next.variance, slot);
-    let mut total = [0.0; LANES];
-    let mut better = [0; LANES];
-    for l in 0..LANES {
+    let m = row::<_, L>(&next.mean, slot);
+    let v = row::<_, L>(&next.variance, slot);
+    let mut total = [0.0; L];
+    let mut better = [0; L];
+    for l in 0..L {
         total[l] = points(p, l) + m[l];
         better[l] = greater(total[l], best.0[l]);
     }
-    for l in 0..LANES {
+    for l in 0..L {
         best.0[l] = pick(better[l], total[l], best.0[l]);
         best.1[l] = pick(better[l], v[l], best.1[l]);
     }
@@ -647,17 +780,17 @@ pub fn score_rolls_apart(
 /// A whole turn for lanes that share their open boxes: the expected future score at the
 /// start of the turn, and its second moment.
 #[inline(always)]
-pub fn turn<const FMA: bool>(
+pub fn turn<const FMA: bool, const L: usize>(
     plan: &Plan,
     scoring: &Scoring,
-    fifty: &Lane,
+    fifty: &Lanes<L>,
     next: &Successors,
     work: &mut Work,
-) -> (Lane, Lane) {
+) -> (Lanes<L>, Lanes<L>) {
     score_rolls(plan, scoring, fifty, next, work);
     for _ in 0..2 {
-        average::<true, FMA>(plan, work);
-        best::<true>(plan, work);
+        average::<true, FMA, L>(plan, work);
+        best::<true, L>(plan, work);
     }
     first_roll_moments(plan, work)
 }
@@ -701,7 +834,7 @@ mod tests {
                     }
                 }
             }
-            best::<true>(&plan, &mut work);
+            best::<true, LANES>(&plan, &mut work);
             assert_eq!(work.mean, one_run.mean);
             assert_eq!(work.square, one_run.square);
         }
@@ -720,7 +853,7 @@ mod tests {
                 })
                 .collect();
             let extra: Lane = std::array::from_fn(|_| small(&mut x, 2));
-            let (mean, variance) = best_choice(&choices, &next, |p, l| p + extra[l]);
+            let (mean, variance) = best_choice::<LANES>(&choices, &next, |p, l| p + extra[l]);
             for l in 0..LANES {
                 let mut best = (f64::NEG_INFINITY, 0.0);
                 for &(p, slot) in &choices {

@@ -1,5 +1,5 @@
 //! The values of Pig by a dedicated solver, generic over the arithmetic: the same code
-//! gives `f64` (then certified by [`super::certify`]) and exact rationals.
+//! gives `f64` (then certified by [`super::certify`](mod@super::certify)) and exact rationals.
 //!
 //! Everything is seen by the player to move: P(i, j, k) is that player's chance of
 //! winning with banked score i, the opponent's j and turn total k. Holding gives

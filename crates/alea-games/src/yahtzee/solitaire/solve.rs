@@ -8,7 +8,9 @@
 use rayon::prelude::*;
 
 use super::rules::{choices_scored, Rules, Scored, UPPER, UPPER_BONUS, UPPER_BONUS_AT, YAHTZEE};
-use super::turn::{offset, turn, Lane, Plan, Scoring, Successors, Work, LANES, NARROW, UPPER_ROOM};
+use super::turn::{
+    offset, turn, Lane, Plan, Scoring, Successors, Upper, Work, LANES, NARROW, UPPER_ROOM,
+};
 
 const BOXES: usize = 13;
 const CAP: usize = UPPER_BONUS_AT as usize;
@@ -255,99 +257,66 @@ fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Su
     }
 }
 
-/// The boxes each roll may be scored in from `filled`, and the 100 bonus of the rolls
-/// that earn it while the Yahtzee box holds 50: what every lane of a group shares.
-/// Written into `s`, whose room is reused from group to group. A roll that is not a
-/// Yahtzee may go in every open box with its plain score (see [`choices_scored`]), so
-/// its upper choices (unless they are found apart) and its lower points are copied from
-/// `plain`, worked out once per box (see [`Scoring`]).
-fn scoring_into(s: &mut Scoring, rules: Rules, rolls: &[Scored], plain: &Plain, filled: u16) {
-    s.start.clear();
-    s.listed.clear();
-    s.bonus.clear();
+/// The boxes each roll may be scored in from `filled`: what every lane of a group
+/// shares. Written into `s`, whose room is reused from group to group: the rolls that
+/// are not Yahtzees are referred to `plain`'s tables (see [`Scoring`]), and only the
+/// Yahtzees' boxes, which depend on the joker rules, are listed.
+fn scoring_into<'a>(s: &mut Scoring<'a>, rules: Rules, plain: &'a Plain, filled: u16) {
+    s.rolls = &plain.others;
+    s.upper = match &plain.upper[usize::from(!filled) & ((1 << UPPER) - 1)] {
+        UpperBoxes::Each(0, _) => Upper::None,
+        UpperBoxes::Each(n, choices) => Upper::Each { n: *n, choices },
+        UpperBoxes::Counts(u) => Upper::Counts {
+            of_roll: &u.of_roll,
+            start: &u.start,
+            choices: &u.choices,
+        },
+    };
     s.lower.clear();
-    // Room for every box of every roll, written by place: a push at a time was a third
-    // of this step.
-    s.choices.resize(rolls.len() * BOXES, (0.0, 0));
-    let upper = plain.upper[usize::from(!filled) & ((1 << UPPER) - 1)].as_ref();
-    match upper {
-        Some(u) => {
-            s.upper_of.clone_from(&u.of_roll);
-            s.upper_start.clone_from(&u.start);
-            s.upper_choices.clone_from(&u.choices);
-        }
-        None => {
-            s.upper_of.clear();
-            s.upper_start.clear();
-            s.upper_choices.clear();
-        }
-    }
-    let open = |b: &usize| filled & (1 << b) == 0;
-    // The upper boxes copied into the choices: none when they are found apart.
-    let mut upper_open = [0; UPPER];
-    let mut upper_count = 0;
-    if upper.is_none() {
-        for b in (0..UPPER).filter(open) {
-            upper_open[upper_count] = b;
-            upper_count += 1;
-        }
-    }
-    let mut lower_open = [0; Scoring::LOWER];
-    for b in (UPPER..BOXES).filter(open) {
-        lower_open[s.lower.len()] = b;
+    let mut lower_open = 0;
+    for b in (UPPER..BOXES).filter(|&b| filled & (1 << b) == 0) {
+        lower_open |= 1 << (b - UPPER);
         // Scored by a roll that is not a Yahtzee, a lower box holds no 50.
         s.lower.push(offset(slot(b, 0)));
     }
-    let lower_open = &lower_open[..s.lower.len()];
-    // A roll's points (room for one when no lower box is open, none read).
-    let room = lower_open.len().max(1);
-    s.points.resize(rolls.len() * room, 0.0);
-    let mut end = 0;
-    for (((roll, upper_boxes), lower_points), points) in rolls
-        .iter()
-        .zip(&plain.upper_boxes)
-        .zip(&plain.lower_points)
-        .zip(s.points.chunks_exact_mut(room))
-    {
-        s.start.push(end as u32);
+    s.points = &plain.points[lower_open];
+    s.yahtzees = &plain.yahtzees;
+    s.start.clear();
+    s.choices.clear();
+    s.bonus.clear();
+    for roll in &plain.yahtzee_scores {
+        s.start.push(s.choices.len() as u32);
         s.bonus.push(f64::from(roll.bonus(rules)));
-        let listed = roll.yahtzee_face.is_some();
-        s.listed.push(listed);
-        if listed {
-            choices_scored(rules, filled, roll, |b, points| {
-                s.choices[end] = (f64::from(points), offset(slot(b, points)));
-                end += 1;
-            });
-        } else {
-            for (to, &b) in s.choices[end..end + upper_count]
-                .iter_mut()
-                .zip(&upper_open)
-            {
-                *to = upper_boxes[b];
-            }
-            end += upper_count;
-            for (to, &b) in points.iter_mut().zip(lower_open) {
-                *to = lower_points[b - UPPER];
-            }
-        }
+        choices_scored(rules, filled, roll, |b, points| {
+            s.choices.push((f64::from(points), offset(slot(b, points))));
+        });
     }
-    s.start.push(end as u32);
+    s.start.push(s.choices.len() as u32);
 }
 
-/// What each roll may score with no joker, worked out once for a solve: its plain
-/// choice in each box, and the rolls' upper boxes found apart (see [`Scoring`]).
+/// What the rolls that are not Yahtzees may score, for every set of open boxes, worked
+/// out once for a solve (see [`Scoring`]); and the Yahtzees apart.
 struct Plain {
-    /// Per roll, the plain score and the successor slot of each upper box.
-    upper_boxes: Vec<[(f64, u16); UPPER]>,
-    /// Per roll, the plain score of each lower box: one cache line a roll, read for
-    /// every group (where the choices of all boxes took four).
-    lower_points: Vec<[f64; Scoring::LOWER]>,
-    /// By the set of open upper boxes (bit per box): when two to four are open, each
-    /// roll's count of their faces and each count's choices.
-    upper: Vec<Option<UpperCounts>>,
+    /// The rolls that are not Yahtzees, as offsets.
+    others: Vec<u16>,
+    /// The Yahtzees, as offsets, and their scores.
+    yahtzees: Vec<u16>,
+    yahtzee_scores: Vec<Scored>,
+    /// By the set of open upper boxes (bit per box): the choices of each roll that is
+    /// not a Yahtzee in them.
+    upper: Vec<UpperBoxes>,
+    /// By the set of open lower boxes (bit per lower box): the points of each roll that
+    /// is not a Yahtzee in them, in order (880 kB in all).
+    points: Vec<Vec<f64>>,
 }
 
-/// See [`Scoring::upper_of`], [`Scoring::upper_start`] and [`Scoring::upper_choices`].
+/// See [`Upper`].
+enum UpperBoxes {
+    Each(usize, Vec<(f64, u16)>),
+    Counts(UpperCounts),
+}
+
+/// See [`Upper::Counts`].
 struct UpperCounts {
     of_roll: Vec<u16>,
     start: Vec<u32>,
@@ -355,59 +324,74 @@ struct UpperCounts {
 }
 
 impl Plain {
-    fn new(rolls: &[Scored]) -> Plain {
-        let upper_boxes: Vec<[(f64, u16); UPPER]> = rolls
-            .iter()
-            .map(|roll| {
-                std::array::from_fn(|b| {
-                    let points = roll.plain[b];
-                    (f64::from(points), offset(slot(b, points)))
-                })
-            })
-            .collect();
-        let lower_points = rolls
-            .iter()
-            .map(|roll| std::array::from_fn(|j| f64::from(roll.plain[UPPER + j])))
-            .collect();
+    fn new(plan: &Plan, rolls: &[Scored]) -> Plain {
+        let (mut others, mut yahtzees, mut yahtzee_scores, mut other_scores) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (&k, roll) in plan.rolls.iter().zip(rolls) {
+            if roll.yahtzee_face.is_some() {
+                yahtzees.push(offset(usize::from(k)));
+                yahtzee_scores.push(*roll);
+            } else {
+                others.push(offset(usize::from(k)));
+                other_scores.push(*roll);
+            }
+        }
+        let choice = |roll: &Scored, b: usize| {
+            let points = roll.plain[b];
+            (f64::from(points), offset(slot(b, points)))
+        };
         let upper = (0..1usize << UPPER)
             .map(|open| {
+                let faces: Vec<usize> = (0..UPPER).filter(|&b| open & (1 << b) != 0).collect();
                 // With one upper box open the count is the choice itself, and with five
                 // or six the counts tell every roll apart: nothing to share.
-                if !(2..=4).contains(&open.count_ones()) {
-                    return None;
+                if !(2..=4).contains(&faces.len()) {
+                    let choices = other_scores
+                        .iter()
+                        .flat_map(|roll| faces.iter().map(|&b| choice(roll, b)))
+                        .collect();
+                    return UpperBoxes::Each(faces.len(), choices);
                 }
-                let faces: Vec<usize> = (0..UPPER).filter(|&b| open & (1 << b) != 0).collect();
                 // The counts of the open faces, read as a number in base 6.
-                let mut count_of = vec![Scoring::ALL; 6usize.pow(faces.len() as u32)];
+                let mut count_of = vec![u16::MAX; 6usize.pow(faces.len() as u32)];
                 let mut u = UpperCounts {
                     of_roll: Vec::new(),
                     start: vec![0],
                     choices: Vec::new(),
                 };
-                for (roll, choice) in rolls.iter().zip(&upper_boxes) {
-                    if roll.yahtzee_face.is_some() {
-                        // A Yahtzee's choices depend on the joker rules: all listed.
-                        u.of_roll.push(Scoring::ALL);
-                        continue;
-                    }
+                for roll in &other_scores {
                     let key = faces
                         .iter()
                         .fold(0, |key, &b| key * 6 + roll.plain[b] as usize / (b + 1));
-                    if count_of[key] == Scoring::ALL {
+                    if count_of[key] == u16::MAX {
                         count_of[key] = (u.start.len() - 1) as u16;
-                        u.choices.extend(faces.iter().map(|&b| choice[b]));
+                        u.choices.extend(faces.iter().map(|&b| choice(roll, b)));
                         u.start.push(u.choices.len() as u32);
                     }
                     u.of_roll.push(count_of[key]);
                 }
                 assert!(u.start.len() - 1 <= UPPER_ROOM, "room for every count");
-                Some(u)
+                UpperBoxes::Counts(u)
+            })
+            .collect();
+        let points = (0..1usize << Scoring::LOWER)
+            .map(|open| {
+                other_scores
+                    .iter()
+                    .flat_map(|roll| {
+                        (0..Scoring::LOWER)
+                            .filter(move |&j| open & (1 << j) != 0)
+                            .map(|j| f64::from(roll.plain[UPPER + j]))
+                    })
+                    .collect()
             })
             .collect();
         Plain {
-            upper_boxes,
-            lower_points,
+            others,
+            yahtzees,
+            yahtzee_scores,
             upper,
+            points,
         }
     }
 }
@@ -616,7 +600,7 @@ pub fn solve(rules: Rules) -> Table {
 pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize)) -> Table {
     let plan = Plan::new();
     let rolls = scored_rolls(&plan);
-    let plain = Plain::new(&rolls);
+    let plain = Plain::new(&plan, &rolls);
     let reachable = reachable_upper();
     let uppers: Vec<Uppers> = reachable
         .iter()
@@ -650,7 +634,7 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
             .map_init(
                 || (Work::new(&plan), Successors::new(), Scoring::default()),
                 |(work, next, scoring), (filled, block)| {
-                    scoring_into(scoring, rules, &rolls, &plain, *filled);
+                    scoring_into(scoring, rules, &plain, *filled);
                     let uppers = &uppers[usize::from(*filled) & 63];
                     solve_group(&plan, scoring, *filled, uppers, &later, work, next, block)
                 },
@@ -668,7 +652,7 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
 
 #[cfg(test)]
 mod tests {
-    use super::super::turn::SLOTS;
+    use super::super::turn::{score_rolls, SLOTS};
     use super::*;
 
     /// A xorshift generator, for the tests' futures.
@@ -736,7 +720,7 @@ mod tests {
         // runs the build for the vector units this one has. Same inputs, same bits.
         let plan = Plan::new();
         let rolls = scored_rolls(&plan);
-        let plain = Plain::new(&rolls);
+        let plain = Plain::new(&plan, &rolls);
         let mut work = Work::new(&plan);
         let mut numbers = numbers(0x2545_f491_4f6c_dd1d);
         let mut noise = move || (numbers() >> 11) as f64 / (1u64 << 53) as f64;
@@ -750,7 +734,7 @@ mod tests {
             (0b0_1111_1011_1110, [0.0; LANES]),
         ] {
             let mut scoring = Scoring::default();
-            scoring_into(&mut scoring, Rules::FreeJoker, &rolls, &plain, filled);
+            scoring_into(&mut scoring, Rules::FreeJoker, &plain, filled);
             let mut next = Successors::new();
             for slot in 0..SLOTS {
                 next.mean[slot] = std::array::from_fn(|_| 300.0 * noise());
@@ -769,108 +753,71 @@ mod tests {
         }
     }
 
-    /// Every roll's choices listed, in the order of the boxes, as a plain reading of
-    /// the rules would weigh them: what [`scoring_into`] must agree with to the bit.
-    fn all_listed(rules: Rules, rolls: &[Scored], filled: u16) -> Scoring {
-        let mut s = Scoring::default();
-        for roll in rolls {
-            s.start.push(s.choices.len() as u32);
-            s.listed.push(true);
-            s.bonus.push(f64::from(roll.bonus(rules)));
-            choices_scored(rules, filled, roll, |b, points| {
-                s.choices.push((f64::from(points), offset(slot(b, points))));
-            });
-        }
-        s.start.push(s.choices.len() as u32);
-        s
-    }
-
     #[test]
-    fn lower_boxes_weighed_from_registers_give_the_same_bits_as_all_boxes_listed() {
-        // Futures from a few whole numbers, so that boxes tie often and the order in
-        // which ties are broken shows; masks with no lower box open and with all seven,
-        // and with zero, one, two to four (found apart) and five or six upper boxes open.
+    fn the_last_roll_is_scored_as_a_plain_reading_of_the_rules_would() {
+        // Each roll weighs every box it may go in, in order, and takes the first of the
+        // best, lane by lane. Futures from a few whole numbers, so that boxes tie often
+        // and the order in which ties are broken shows; sets of boxes with no lower box
+        // open and with all seven, and with none, one, two to four (found apart by
+        // count) and five or six upper boxes open.
         let plan = Plan::new();
         let rolls = scored_rolls(&plan);
-        let plain = Plain::new(&rolls);
-        let mut work = Work::new(&plan);
-        let mut numbers = numbers(0x2545_f491_4f6c_dd1d);
-        let mut small = move |n: u64| (numbers() % n) as f64;
-        for filled in [
-            0u16,
-            0b1_1111_1100_0000,
-            0b1_1111_1000_0000,
-            0b0_0000_0011_1111,
-            0b0_0000_0111_1111,
-            0b0_1010_0011_1110,
-            0b1_0001_0011_0100,
-            0b0_1100_1000_0001,
-            0b1_0000_0100_0000,
-            0b0_1111_1111_1011,
-        ] {
-            for rules in [Rules::FreeJoker, Rules::ForcedJoker, Rules::NoJoker] {
-                let mut weighed = Scoring::default();
-                scoring_into(&mut weighed, rules, &rolls, &plain, filled);
-                let listed = all_listed(rules, &rolls, filled);
-                for round in 0..4 {
-                    let mut next = Successors::new();
-                    for slot in 0..SLOTS {
-                        next.mean[slot] = std::array::from_fn(|_| small(2 + round));
-                        next.variance[slot] = std::array::from_fn(|_| small(900));
-                    }
-                    let fifty = std::array::from_fn(|l| (l % 2) as f64);
-                    let one = turn::<false, LANES>(&plan, &weighed, &fifty, &next, &mut work);
-                    let other = turn::<false, LANES>(&plan, &listed, &fifty, &next, &mut work);
-                    assert_eq!(one.0.map(f64::to_bits), other.0.map(f64::to_bits));
-                    assert_eq!(one.1.map(f64::to_bits), other.1.map(f64::to_bits));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn upper_boxes_found_apart_give_the_same_bits_as_all_boxes_in_order() {
-        // Futures from a few whole numbers, so that boxes tie often and the order in
-        // which ties are broken shows.
-        let plan = Plan::new();
-        let rolls = scored_rolls(&plan);
-        let apart = Plain::new(&rolls);
-        let together = Plain {
-            upper_boxes: apart.upper_boxes.clone(),
-            lower_points: apart.lower_points.clone(),
-            upper: (0..1 << UPPER).map(|_| None).collect(),
-        };
+        let plain = Plain::new(&plan, &rolls);
         let mut work = Work::new(&plan);
         let mut numbers = numbers(0x9e37_79b9_7f4a_7c15);
         let mut small = move |n: u64| (numbers() % n) as f64;
         let mut found_apart = 0;
         for filled in [
-            0b0_0000_0000_0011u16,
+            0u16,
+            0b0_0000_0000_0011,
             0b1_0000_0000_0111,
             0b0_1010_0001_1100,
             0b1_1000_0110_0101,
             0b0_0111_1011_0001,
             0b1_0101_0101_1110,
             0b0_0000_0000_0001,
-            0,
+            0b1_1111_1100_0000,
+            0b1_1111_1000_0000,
+            0b0_0000_0011_1111,
+            0b0_0000_0111_1111,
+            0b1_0000_0100_0000,
+            0b0_1111_1111_1011,
         ] {
-            for rules in [Rules::FreeJoker, Rules::ForcedJoker, Rules::NoBonus] {
-                let (mut a, mut b) = (Scoring::default(), Scoring::default());
-                scoring_into(&mut a, rules, &rolls, &apart, filled);
-                scoring_into(&mut b, rules, &rolls, &together, filled);
-                let open_upper = (0..UPPER).filter(|&u| filled & (1 << u) == 0).count();
-                assert_eq!(!a.upper_of.is_empty(), (2..=4).contains(&open_upper));
-                found_apart += usize::from(!a.upper_of.is_empty());
-                let mut next = Successors::new();
-                for slot in 0..SLOTS {
-                    next.mean[slot] = std::array::from_fn(|_| small(4));
-                    next.variance[slot] = std::array::from_fn(|_| small(900));
+            for rules in [
+                Rules::FreeJoker,
+                Rules::ForcedJoker,
+                Rules::NoJoker,
+                Rules::NoBonus,
+            ] {
+                let mut scoring = Scoring::default();
+                scoring_into(&mut scoring, rules, &plain, filled);
+                found_apart += usize::from(matches!(scoring.upper, Upper::Counts { .. }));
+                for round in 0..3 {
+                    let mut next = Successors::new();
+                    for slot in 0..SLOTS {
+                        next.mean[slot] = std::array::from_fn(|_| small(2 + round));
+                        next.variance[slot] = std::array::from_fn(|_| small(900));
+                    }
+                    let fifty: Lane = std::array::from_fn(|l| (l % 2) as f64);
+                    score_rolls::<LANES>(&scoring, &fifty, &next, &mut work);
+                    for (roll, &k) in rolls.iter().zip(&plan.rolls) {
+                        let k = usize::from(k);
+                        for (l, &fifty) in fifty.iter().enumerate() {
+                            let extra = f64::from(roll.bonus(rules)) * fifty;
+                            let mut best = (f64::NEG_INFINITY, 0.0);
+                            choices_scored(rules, filled, roll, |b, points| {
+                                let slot = slot(b, points);
+                                let total = (f64::from(points) + extra) + next.mean[slot][l];
+                                if total > best.0 {
+                                    best = (total, next.variance[slot][l]);
+                                }
+                            });
+                            let square = best.0 * best.0 + best.1;
+                            assert_eq!(work.mean[k][l].to_bits(), best.0.to_bits());
+                            assert_eq!(work.square[k][l].to_bits(), square.to_bits());
+                        }
+                    }
                 }
-                let fifty = std::array::from_fn(|l| (l % 2) as f64);
-                let one = turn::<false, LANES>(&plan, &a, &fifty, &next, &mut work);
-                let other = turn::<false, LANES>(&plan, &b, &fifty, &next, &mut work);
-                assert_eq!(one.0.map(f64::to_bits), other.0.map(f64::to_bits));
-                assert_eq!(one.1.map(f64::to_bits), other.1.map(f64::to_bits));
             }
         }
         assert!(found_apart > 0);

@@ -57,7 +57,7 @@ pub const LANES: usize = 8;
 /// not half, as the rows still fill their cache lines.
 pub const NARROW: usize = 4;
 /// Successor slots of a position: six outcomes for each of the thirteen boxes (see
-/// [`super::solve`]).
+/// [`super::solve`](mod@super::solve)).
 pub const SLOTS: usize = 13 * 6;
 /// One number per lane.
 pub type Lane = [f64; LANES];
@@ -466,7 +466,7 @@ pub fn first_roll_moments<const L: usize>(plan: &Plan, work: &Work) -> (Lanes<L>
 }
 
 /// How the lanes may score a last roll when they share their open boxes: for each box
-/// (and outcome, see [`super::solve`]) a successor slot holding, per lane, the points
+/// (and outcome, see [`super::solve`](mod@super::solve)) a successor slot holding, per lane, the points
 /// that come with it beyond the box's own (the upper bonus) plus the expected future,
 /// and the variance of that future.
 #[derive(Clone, Debug)]
@@ -490,95 +490,125 @@ impl Default for Successors {
     }
 }
 
-/// For each roll, the boxes it may be scored in: the points the roll itself earns
-/// there and the successor slot (as an [`offset`]); and the 100 bonus that the roll
-/// earns besides in the lanes whose Yahtzee box holds 50.
+/// The boxes each roll may be scored in, which every lane of a group shares: the points
+/// the roll itself earns there and the successor slot (as an [`offset`]).
 ///
-/// A roll that is not a Yahtzee leads, from a lower box, to the same slot whatever the
-/// roll (the slot of a box scored; see [`super::solve`]), so those slots' rows are read
-/// once per turn, and such a roll keeps only its points there ([`Scoring::points`]):
-/// its lower boxes are weighed on numbers held in registers, where each choice had read
-/// two rows.
+/// A roll that is not a Yahtzee may go in every open box with its plain score, so its
+/// choices are found from tables worked out once for a solve, and only referred to
+/// here: the scoring of a group is made ready without a pass over its rolls.
+///
+/// Such a roll leads, from a lower box, to the same slot whatever the roll (the slot
+/// of a box scored, see [`super::solve`](mod@super::solve)), so those slots' rows are read once per turn,
+/// and the roll keeps only its points there ([`Scoring::points`]): its lower boxes are
+/// weighed on numbers held in registers, where each choice had read two rows.
 ///
 /// What a roll earns in an upper box depends only on how many dice show that box's
 /// face. With two to four upper boxes open, many rolls show the same counts of the
 /// open faces (53 counts among the 246 rolls that are not Yahtzees, with three open),
-/// so the best upper box is found once for each count ([`Scoring::upper_of`]).
+/// so the best upper box is found once for each count ([`Upper::Counts`]).
 ///
 /// Either way a roll's choices are weighed in the order of the boxes, upper ones
 /// first, and the first of the best is taken: the same choice, to the bit, as weighing
-/// every box in order from a list (a test holds it).
+/// every box in order (a test holds it to a plain reading of the rules).
 #[derive(Clone, Debug, Default)]
-pub struct Scoring {
-    /// `choices[start[i]..start[i + 1]]` belong to roll `i`: all its boxes if it is a
-    /// Yahtzee ([`Scoring::listed`]); else its open upper boxes, unless they are found
-    /// apart.
-    pub start: Vec<u32>,
-    pub choices: Vec<(f64, u16)>,
-    /// Per roll, whether `choices` lists all its boxes (the Yahtzees, scored under the
-    /// joker rules).
-    pub listed: Vec<bool>,
-    /// Per roll, the bonus: nonzero for the Yahtzees only.
-    pub bonus: Vec<f64>,
+pub struct Scoring<'a> {
+    /// The rolls that are not Yahtzees, as offsets.
+    pub rolls: &'a [u16],
+    /// Their open upper boxes.
+    pub upper: Upper<'a>,
     /// The slots of the open lower boxes, in order, as offsets.
     pub lower: Vec<u16>,
-    /// Per roll, its points in each open lower box (`lower.len()` numbers a roll; a
-    /// listed roll's are not read).
-    pub points: Vec<f64>,
-    /// Per roll, the count of the open upper faces that stands for its upper boxes,
-    /// or [`Scoring::ALL`] when they are in `choices`; empty when no roll's upper
-    /// boxes are found apart.
-    pub upper_of: Vec<u16>,
-    /// `upper_choices[upper_start[j]..upper_start[j + 1]]`: the open upper boxes of
-    /// count `j`, in order.
-    pub upper_start: Vec<u32>,
-    pub upper_choices: Vec<(f64, u16)>,
+    /// `points[i * K..(i + 1) * K]`: the points of roll `i` in the `K` open lower boxes.
+    pub points: &'a [f64],
+    /// The Yahtzees, as offsets, whose boxes depend on the joker rules: Yahtzee `y` may go
+    /// in `choices[start[y]..start[y + 1]]`, and earns `bonus[y]` besides in the lanes
+    /// whose Yahtzee box holds 50.
+    pub yahtzees: &'a [u16],
+    pub start: Vec<u32>,
+    pub choices: Vec<(f64, u16)>,
+    pub bonus: Vec<f64>,
 }
 
-impl Scoring {
-    /// In [`Scoring::upper_of`]: the roll's upper boxes are in its choices.
-    pub const ALL: u16 = u16::MAX;
+/// The open upper boxes of the rolls that are not Yahtzees (see [`Scoring`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Upper<'a> {
+    /// None is open.
+    #[default]
+    None,
+    /// `choices[i * n..(i + 1) * n]`: the choices of roll `i` in the `n` open boxes.
+    Each { n: usize, choices: &'a [(f64, u16)] },
+    /// Roll `i` weighs the best upper box of count `of_roll[i]` of the open faces, and
+    /// `choices[start[j]..start[j + 1]]` are the open boxes of count `j`, in order.
+    Counts {
+        of_roll: &'a [u16],
+        start: &'a [u32],
+        choices: &'a [(f64, u16)],
+    },
+}
+
+impl Scoring<'_> {
     /// The most lower boxes.
     pub const LOWER: usize = 7;
 }
 
 /// Fills the rolls' slots with the best last-roll scoring, per lane, and its second
-/// moment: the square of the total is the square of its mean plus the variance of the
-/// future, which does not depend on the points. `fifty` is 1 in the lanes whose Yahtzee
-/// box holds 50, else 0.
+/// moment. `fifty` is 1 in the lanes whose Yahtzee box holds 50, else 0.
 #[inline(always)]
 pub fn score_rolls<const L: usize>(
-    plan: &Plan,
     scoring: &Scoring,
     fifty: &Lanes<L>,
     next: &Successors,
     work: &mut Work,
 ) {
-    for (j, ends) in scoring.upper_start.windows(2).enumerate() {
-        let choices = &scoring.upper_choices[ends[0] as usize..ends[1] as usize];
-        let (mean, variance) = best_choice::<L>(choices, next, |points, _| points);
-        set_row(&mut work.upper_mean, offset(j), mean);
-        set_row(&mut work.upper_variance, offset(j), variance);
+    if let Upper::Counts { start, choices, .. } = scoring.upper {
+        for (j, ends) in start.windows(2).enumerate() {
+            let choices = &choices[ends[0] as usize..ends[1] as usize];
+            let (mean, variance) = best_choice::<L>(choices, next, |points, _| points);
+            set_row(&mut work.upper_mean, offset(j), mean);
+            set_row(&mut work.upper_variance, offset(j), variance);
+        }
     }
     // Unrolled for each number of open lower boxes.
     match scoring.lower.len() {
-        0 => score_with_lower::<L, 0>(plan, scoring, fifty, next, work),
-        1 => score_with_lower::<L, 1>(plan, scoring, fifty, next, work),
-        2 => score_with_lower::<L, 2>(plan, scoring, fifty, next, work),
-        3 => score_with_lower::<L, 3>(plan, scoring, fifty, next, work),
-        4 => score_with_lower::<L, 4>(plan, scoring, fifty, next, work),
-        5 => score_with_lower::<L, 5>(plan, scoring, fifty, next, work),
-        6 => score_with_lower::<L, 6>(plan, scoring, fifty, next, work),
-        _ => score_with_lower::<L, { Scoring::LOWER }>(plan, scoring, fifty, next, work),
+        0 => score_others::<L, 0>(scoring, next, work),
+        1 => score_others::<L, 1>(scoring, next, work),
+        2 => score_others::<L, 2>(scoring, next, work),
+        3 => score_others::<L, 3>(scoring, next, work),
+        4 => score_others::<L, 4>(scoring, next, work),
+        5 => score_others::<L, 5>(scoring, next, work),
+        6 => score_others::<L, 6>(scoring, next, work),
+        _ => score_others::<L, { Scoring::LOWER }>(scoring, next, work),
+    }
+    for (y, &r) in scoring.yahtzees.iter().enumerate() {
+        let choices = &scoring.choices[scoring.start[y] as usize..scoring.start[y + 1] as usize];
+        // Whole numbers: the bonus added to the points is exact, so a lane's total is
+        // the same number as if the bonus were in the points.
+        let mut extra = [0.0; L];
+        for l in 0..L {
+            extra[l] = scoring.bonus[y] * fifty[l];
+        }
+        let (mean, variance) = best_choice::<L>(choices, next, |points, l| points + extra[l]);
+        set_moments(work, r, mean, variance);
     }
 }
 
-/// [`score_rolls`] with `K` lower boxes open, after the upper boxes' counts.
+/// Writes the slot of roll `r`: the mean, and the second moment, the square of the
+/// mean plus the variance of the future, which does not depend on the points.
 #[inline(always)]
-fn score_with_lower<const L: usize, const K: usize>(
-    plan: &Plan,
+fn set_moments<const L: usize>(work: &mut Work, r: u16, mean: Lanes<L>, variance: Lanes<L>) {
+    let mut square = [0.0; L];
+    for l in 0..L {
+        square[l] = mean[l] * mean[l] + variance[l];
+    }
+    set_row(&mut work.mean, r, mean);
+    set_row(&mut work.square, r, square);
+}
+
+/// [`score_rolls`] for the rolls that are not Yahtzees, with `K` lower boxes open, after
+/// the upper boxes' counts.
+#[inline(always)]
+fn score_others<const L: usize, const K: usize>(
     scoring: &Scoring,
-    fifty: &Lanes<L>,
     next: &Successors,
     work: &mut Work,
 ) {
@@ -586,39 +616,33 @@ fn score_with_lower<const L: usize, const K: usize>(
         let slot = scoring.lower[j];
         (row(&next.mean, slot), row(&next.variance, slot))
     });
-    for (i, &r) in plan.roll_offsets.iter().enumerate() {
-        let choices = &scoring.choices[scoring.start[i] as usize..scoring.start[i + 1] as usize];
-        let (mean, variance) = if scoring.listed[i] {
-            let bonus = scoring.bonus[i];
-            // Whole numbers: the bonus added to the points is exact, so a lane's total
-            // is the same number as if the bonus were in the points.
-            let mut extra = [0.0; L];
-            for l in 0..L {
-                extra[l] = bonus * fifty[l];
-            }
-            best_choice(choices, next, |points, l| points + extra[l])
-        } else {
-            let points: &[f64; K] = scoring.points[i * K..i * K + K]
-                .try_into()
-                .expect("K points a roll");
-            let upper = scoring.upper_of.get(i).copied().unwrap_or(Scoring::ALL);
-            if upper != Scoring::ALL {
-                let j = offset(usize::from(upper));
-                let start = (row(&work.upper_mean, j), row(&work.upper_variance, j));
-                best_lower_after(start, points, &lower, 0)
-            } else if !choices.is_empty() {
-                let start = best_choice(choices, next, |points, _| points);
-                best_lower_after(start, points, &lower, 0)
-            } else {
-                best_lower_after(lower_choice(points[0], &lower[0]), points, &lower, 1)
+    for (i, &r) in scoring.rolls.iter().enumerate() {
+        let points: &[f64; K] = scoring.points[i * K..i * K + K]
+            .try_into()
+            .expect("K points a roll");
+        let upper = match scoring.upper {
+            Upper::None => None,
+            Upper::Each { n, choices } => Some(best_choice(
+                &choices[i * n..i * n + n],
+                next,
+                |points, _| points,
+            )),
+            Upper::Counts { of_roll, .. } => {
+                let j = offset(usize::from(of_roll[i]));
+                Some((row(&work.upper_mean, j), row(&work.upper_variance, j)))
             }
         };
-        let mut square = [0.0; L];
-        for l in 0..L {
-            square[l] = mean[l] * mean[l] + variance[l];
-        }
-        set_row(&mut work.mean, r, mean);
-        set_row(&mut work.square, r, square);
+        let (mean, variance) = match upper {
+            Some(start) => best_lower_after(start, points, &lower, 0),
+            None => {
+                let first = lower_choice(
+                    *points.first().expect("a roll has at least one box"),
+                    lower.first().expect("a roll has at least one box"),
+                );
+                best_lower_after(first, points, &lower, 1)
+            }
+        };
+        set_moments(work, r, mean, variance);
     }
 }
 
@@ -787,7 +811,7 @@ pub fn turn<const FMA: bool, const L: usize>(
     next: &Successors,
     work: &mut Work,
 ) -> (Lanes<L>, Lanes<L>) {
-    score_rolls(plan, scoring, fifty, next, work);
+    score_rolls(scoring, fifty, next, work);
     for _ in 0..2 {
         average::<true, FMA, L>(plan, work);
         best::<true, L>(plan, work);

@@ -35,7 +35,7 @@ pub struct Blocks {
 }
 
 impl Blocks {
-    /// About [`BLOCKS`] blocks, each of `least` to `most` items: a function of the
+    /// About `BLOCKS` blocks, each of `least` to `most` items: a function of the
     /// number of items alone.
     pub fn of(items: u64, least: u64, most: u64) -> Blocks {
         let size = items
@@ -143,7 +143,7 @@ struct DealFigures {
 }
 
 /// `alea patience stats` on a cluster: the figures of `deals` deals of `seed`, as
-/// [`patience::stats`] gives them to the bit, on process 0. `progress` is called on
+/// [`patience::stats`](fn@patience::stats) gives them to the bit, on process 0. `progress` is called on
 /// process 0 with the deals of each block merged.
 pub fn patience_stats(
     cluster: &Cluster,

@@ -16,12 +16,12 @@
 //! just above them (for expected rewards, which have no others, and for probabilities,
 //! whose bounds from 1 can fall very slowly) and kept only once the operator is seen to
 //! map them at or below themselves everywhere (optimistic value iteration), which proves
-//! them above the least fixed point; see [`iterate`].
+//! them above the least fixed point; see `iterate`.
 //!
 //! End components. Where a strategy can keep the process forever among the undecided
 //! states, the upper bounds of the greatest probability stall, and the lower bounds of
 //! the least expected reward converge to the cost of staying, 0, if staying costs
-//! nothing. Those end components are found and collapsed in rounds ([`ends`]), as the
+//! nothing. Those end components are found and collapsed in rounds (`ends`), as the
 //! engine does. (The least probability and the greatest reward need no collapse once the
 //! graph analysis is done: such a strategy would give those states the value 0, or
 //! infinity.)

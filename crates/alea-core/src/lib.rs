@@ -8,7 +8,7 @@
 //! - [`stochastic`]: Markov decision processes and two-player stochastic games, cycles
 //!   through choices included: certified bounds in `f64`, proven exact values.
 //! - [`policy`]: every option of a position with its value and loss; the best line.
-//! - [`simulate`]: seeded Monte Carlo play with a 95% interval.
+//! - [`simulate`](mod@simulate): seeded Monte Carlo play with a 95% interval.
 //! - [`value`]: the arithmetic backends (`f64`, exact rationals); [`field`]: residues
 //!   modulo a prime.
 //! - [`automaton`]: the reachable states of an inner dynamic program as a deterministic

@@ -6,7 +6,7 @@
 //! Errors become the package's exceptions (`alea.errors`), never a crash: bad input an
 //! `InputError` with its line and column, a resource guard a `LimitError` naming the
 //! limit. Long computations release the interpreter and can be stopped with Ctrl-C
-//! ([`work::interruptible`]).
+//! (`work::interruptible`).
 
 use pyo3::prelude::*;
 

@@ -12,9 +12,9 @@
 //!   terminal's included, and a game that may go on forever is worth infinitely much.
 //!   Every reward must be at least 0. Where a state's value is infinite (the maximiser
 //!   can keep the game going with positive probability, or the minimiser cannot make it
-//!   end with probability one), solving stops with [`Error::InfiniteReward`] naming it,
+//!   end with probability one), solving stops with [`Error::InfiniteReward`](crate::Error::InfiniteReward) naming it,
 //!   rather than printing a large number; a cycle of zero rewards on which the players
-//!   could stay forever stops with [`Error::ZeroRewardCycle`].
+//!   could stay forever stops with [`Error::ZeroRewardCycle`](crate::Error::ZeroRewardCycle).
 //!
 //! How it is solved. The reachable states are explored into an explicit sparse form
 //! (states numbered densely, each state's successors in one compressed row), split into

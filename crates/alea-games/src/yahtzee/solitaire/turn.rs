@@ -359,18 +359,8 @@ fn better_of<const SQUARE: bool, const L: usize>(
     work: &Work,
     f: u16,
 ) {
-    let m = row::<_, L>(&work.mean, f);
-    let s = row::<_, L>(&work.square, f);
-    let mut better = [0; L];
-    for l in 0..L {
-        better[l] = greater(m[l], best.0[l]);
-    }
-    for l in 0..L {
-        best.0[l] = pick(better[l], m[l], best.0[l]);
-        if SQUARE {
-            best.1[l] = pick(better[l], s[l], best.1[l]);
-        }
-    }
+    let m = row(&work.mean, f);
+    take_greater::<SQUARE, L>(best, &m, &row(&work.square, f));
 }
 
 /// The best of two runs, the first on ties: the second only where it is greater.
@@ -380,14 +370,29 @@ fn choose<const SQUARE: bool, const L: usize>(
     second: (Lanes<L>, Lanes<L>),
 ) -> (Lanes<L>, Lanes<L>) {
     let mut out = first;
+    take_greater::<SQUARE, L>(&mut out, &second.0, &second.1);
+    out
+}
+
+/// `best` becomes `(mean, other)` in the lanes where `mean` is greater: the step of
+/// every choice here, the first of the best kept on ties. `other` (the second moment or
+/// the variance that follows the mean) only with `SECOND`.
+#[inline(always)]
+fn take_greater<const SECOND: bool, const L: usize>(
+    best: &mut (Lanes<L>, Lanes<L>),
+    mean: &Lanes<L>,
+    other: &Lanes<L>,
+) {
+    let mut better = [0; L];
     for l in 0..L {
-        let better = greater(second.0[l], first.0[l]);
-        out.0[l] = pick(better, second.0[l], first.0[l]);
-        if SQUARE {
-            out.1[l] = pick(better, second.1[l], first.1[l]);
+        better[l] = greater(mean[l], best.0[l]);
+    }
+    for l in 0..L {
+        best.0[l] = pick(better[l], mean[l], best.0[l]);
+        if SECOND {
+            best.1[l] = pick(better[l], other[l], best.1[l]);
         }
     }
-    out
 }
 
 /// For each keep, per lane, the best keep within it by `values`, the keeps' own values
@@ -438,11 +443,11 @@ fn which_run<const N: usize>(
 
 /// The expected value over the first roll of the turn, from the rolls' slots.
 #[inline(always)]
-pub fn first_roll<const L: usize>(plan: &Plan, values: &[Lane; KEEP_ROOM]) -> Lanes<L> {
-    let mut total = [0.0; L];
+pub fn first_roll(plan: &Plan, values: &[Lane; KEEP_ROOM]) -> Lane {
+    let mut total = [0.0; LANES];
     for (&r, &p) in plan.roll_offsets.iter().zip(&plan.dice.roll_probability) {
-        let v = row::<_, L>(values, r);
-        for l in 0..L {
+        let v = row::<_, LANES>(values, r);
+        for l in 0..LANES {
             total[l] += p * v[l];
         }
     }
@@ -466,9 +471,9 @@ pub fn first_roll_moments<const L: usize>(plan: &Plan, work: &Work) -> (Lanes<L>
 }
 
 /// How the lanes may score a last roll when they share their open boxes: for each box
-/// (and outcome, see [`super::solve`](mod@super::solve)) a successor slot holding, per lane, the points
-/// that come with it beyond the box's own (the upper bonus) plus the expected future,
-/// and the variance of that future.
+/// (and outcome, see [`super::solve`](mod@super::solve)) a successor slot holding, per
+/// lane, the points that come with it beyond the box's own (the upper bonus) plus the
+/// expected future, and the variance of that future.
 #[derive(Clone, Debug)]
 pub struct Successors {
     pub mean: Box<Rows<SLOT_ROOM>>,
@@ -498,9 +503,10 @@ impl Default for Successors {
 /// here: the scoring of a group is made ready without a pass over its rolls.
 ///
 /// Such a roll leads, from a lower box, to the same slot whatever the roll (the slot
-/// of a box scored, see [`super::solve`](mod@super::solve)), so those slots' rows are read once per turn,
-/// and the roll keeps only its points there ([`Scoring::points`]): its lower boxes are
-/// weighed on numbers held in registers, where each choice had read two rows.
+/// of a box scored, see [`super::solve`](mod@super::solve)), so those slots' rows are
+/// read once per turn, and the roll keeps only its points there ([`Scoring::points`]):
+/// its lower boxes are weighed on numbers held in registers, where each choice had read
+/// two rows.
 ///
 /// What a roll earns in an upper box depends only on how many dice show that box's
 /// face. With two to four upper boxes open, many rolls show the same counts of the
@@ -688,18 +694,10 @@ fn lower_choice<const L: usize>(
 fn better_lower<const L: usize>(
     best: &mut (Lanes<L>, Lanes<L>),
     points: f64,
-    (mean, variance): &(Lanes<L>, Lanes<L>),
+    future: &(Lanes<L>, Lanes<L>),
 ) {
-    let mut better = [0; L];
-    let mut total = [0.0; L];
-    for l in 0..L {
-        total[l] = points + mean[l];
-        better[l] = greater(total[l], best.0[l]);
-    }
-    for l in 0..L {
-        best.0[l] = pick(better[l], total[l], best.0[l]);
-        best.1[l] = pick(better[l], variance[l], best.1[l]);
-    }
+    let (total, variance) = lower_choice(points, future);
+    take_greater::<true, L>(best, &total, &variance);
 }
 
 /// The best of `choices` per lane, with `points(p, lane)` the points of a choice worth
@@ -769,18 +767,8 @@ fn better_choice<const L: usize>(
     (p, slot): (f64, u16),
     points: &impl Fn(f64, usize) -> f64,
 ) {
-    let m = row::<_, L>(&next.mean, slot);
-    let v = row::<_, L>(&next.variance, slot);
-    let mut total = [0.0; L];
-    let mut better = [0; L];
-    for l in 0..L {
-        total[l] = points(p, l) + m[l];
-        better[l] = greater(total[l], best.0[l]);
-    }
-    for l in 0..L {
-        best.0[l] = pick(better[l], total[l], best.0[l]);
-        best.1[l] = pick(better[l], v[l], best.1[l]);
-    }
+    let (total, variance) = start_choice(next, (p, slot), points);
+    take_greater::<true, L>(best, &total, &variance);
 }
 
 /// Fills the rolls' slots of the first `lanes` lanes with `value(lane, roll)`, the

@@ -652,17 +652,12 @@ pub fn solve_with_progress(rules: Rules, progress: &mut dyn FnMut(usize, usize))
 
 #[cfg(test)]
 mod tests {
-    use super::super::turn::{score_rolls, SLOTS};
+    use super::super::turn::{score_rolls, xorshift, SLOTS};
     use super::*;
 
-    /// A xorshift generator, for the tests' futures.
+    /// The tests' numbers, from seed `x`.
     fn numbers(mut x: u64) -> impl FnMut() -> u64 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
+        move || xorshift(&mut x)
     }
 
     #[test]

@@ -807,6 +807,15 @@ pub fn turn<const FMA: bool, const L: usize>(
     first_roll_moments(plan, work)
 }
 
+/// The next number of a xorshift generator in state `x`: the tests' numbers.
+#[cfg(test)]
+pub(crate) fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -814,10 +823,7 @@ mod tests {
 
     /// A generator of tie-heavy numbers: whole numbers below `n`.
     fn small(x: &mut u64, n: u64) -> f64 {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        (*x % n) as f64
+        (xorshift(x) % n) as f64
     }
 
     #[test]
@@ -907,10 +913,7 @@ mod tests {
             let mut values = vec![[0.0; LANES]; KEEP_ROOM].into_boxed_slice();
             for v in values.iter_mut().take(n) {
                 for value in v.iter_mut() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    *value = (x % (2 + round % 4)) as f64;
+                    *value = small(&mut x, 2 + round % 4);
                 }
             }
             let own: Vec<Lane> = values[..n].to_vec();

@@ -224,18 +224,16 @@ fn fill_successors(filled: u16, chunk: &[Position], later: &Later, next: &mut Su
             .try_into()
             .expect("a block of the turn after");
         if b < UPPER {
-            let face = b + 1;
             for n in 0..6 {
                 let slot = b * 6 + n;
                 let (mean, variance) = (&mut next.mean[slot], &mut next.variance[slot]);
                 for l in 0..LANES {
-                    let total = (upper[l] + n * face).min(CAP);
-                    let future = block[(place[l] - upper[l] + total) & (BLOCK - 1)];
-                    // The bonus comes with the score that brings the total to 63.
-                    let m = if upper[l] < CAP && total == CAP {
-                        with_bonus(UPPER_BONUS, future)
-                    } else {
+                    let (total, bonus) = upper_after(upper[l] as u8, b, n);
+                    let future = block[(place[l] - upper[l] + usize::from(total)) & (BLOCK - 1)];
+                    let m = if bonus == 0 {
                         future
+                    } else {
+                        with_bonus(bonus, future)
                     };
                     mean[l] = m.mean;
                     variance[l] = m.square - m.mean * m.mean;

@@ -229,6 +229,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
         precision: args.precision,
         max_states: args.max_states,
         prune: args.at.is_none() && args.strategy.is_none(),
+        // The command line stops with its process.
+        stop: Default::default(),
     };
     let spinners = Spinners::default();
     let mut run = Run::explore(Arc::clone(&session), settings, &spinners).map_err(failure)?;
@@ -420,7 +422,7 @@ fn run_cluster(
         .expect("--cluster was given");
     let job = alea_cluster::check::Job {
         session: Arc::clone(&session),
-        precision: alea_core::sparse::clamp_precision(args.precision),
+        precision: alea_core::numeric::round::clamp_precision(args.precision),
         limits: alea_cluster::explore::Limits {
             max_states: args.max_states.min(session::STATE_LIMIT) as u64,
             max_memory: args.max_memory,
@@ -478,7 +480,7 @@ struct Sizes {
 
 impl Sizes {
     fn of(explored: &Explored) -> Sizes {
-        let m = &explored.sparse;
+        let m = &explored.form;
         Sizes {
             states: m.states() as u64,
             transitions: m.transitions() as u64,

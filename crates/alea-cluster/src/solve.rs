@@ -30,7 +30,8 @@ use std::ops::Range;
 
 mod ends;
 
-use alea_core::sparse::{midpoint, Goal, UNIT};
+use alea_core::numeric::round::{midpoint, UNIT};
+use alea_core::solve::Goal;
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 

@@ -4,9 +4,9 @@
 //! a layered model whose states lead only forward (solved state by state), and a few
 //! sizes of the exact solvers. States per second.
 
-use alea_core::sparse::{
-    bounded_until, reach_reward, reach_reward_exact, until, until_exact, ExactProbs, ExactRewards,
-    Goal, Rewards, Sparse,
+use alea_core::form::{ExactProbs, ExactRewards, Form, Rewards};
+use alea_core::solve::{
+    bounded_until, reach_reward, reach_reward_exact, until, until_exact, Context, Goal,
 };
 use alea_core::Exact;
 
@@ -29,11 +29,11 @@ fn mix(a: u64, b: u64) -> u64 {
 /// both with weight 1, except that half of the first choices are instead a sure move to a
 /// partner state (`s ^ 1`): a quarter of the pairs are end components. With `exact`, the
 /// exact probabilities too.
-fn random(n: u32, choices: u32, exact: bool) -> Sparse {
-    let mut m = Sparse {
+fn random(n: u32, choices: u32, exact: bool) -> Form {
+    let mut m = Form {
         choices: vec![0],
         row: vec![0],
-        ..Sparse::default()
+        ..Form::default()
     };
     let mut weights: Vec<(u32, u64)> = Vec::new();
     let mut ids: Vec<u32> = Vec::new();
@@ -92,11 +92,11 @@ fn random(n: u32, choices: u32, exact: bool) -> Sparse {
 
 /// A model whose states lead only to later states (and themselves): solved one state at
 /// a time, no iteration. Each state tries to move one to three states on, or stays.
-fn layered(n: u32) -> Sparse {
-    let mut m = Sparse {
+fn layered(n: u32) -> Form {
+    let mut m = Form {
         choices: vec![0],
         row: vec![0],
-        ..Sparse::default()
+        ..Form::default()
     };
     for s in 0..n {
         if s + 3 >= n {
@@ -124,7 +124,7 @@ fn absorbed(n: u32) -> Vec<bool> {
 
 /// One per step until the process ends, except the sure moves between partners, which
 /// are free (their end components are cycles of reward 0).
-fn steps(m: &Sparse) -> Rewards {
+fn steps(m: &Form) -> Rewards {
     Rewards {
         state: Vec::new(),
         choice: (0..m.choice_count())
@@ -142,7 +142,7 @@ fn chain_until(bencher: divan::Bencher, precision: f64) {
     bencher
         .counter(divan::counter::ItemsCount::new(MILLION))
         .bench(|| {
-            until(&m, Goal::Max, &stay, &target, precision)
+            until(&m, Goal::Max, &stay, &target, &Context::new(precision))
                 .unwrap()
                 .error_bound
         });
@@ -155,7 +155,7 @@ fn chain_reward(bencher: divan::Bencher) {
     bencher
         .counter(divan::counter::ItemsCount::new(MILLION))
         .bench(|| {
-            reach_reward(&m, Goal::Min, &goal, &rewards, 1e-6)
+            reach_reward(&m, Goal::Min, &goal, &rewards, &Context::new(1e-6))
                 .unwrap()
                 .error_bound
         });
@@ -167,7 +167,11 @@ fn mdp_until(bencher: divan::Bencher, goal: Goal) {
     let (stay, target) = (vec![true; MILLION as usize], target(MILLION));
     bencher
         .counter(divan::counter::ItemsCount::new(MILLION))
-        .bench(|| until(&m, goal, &stay, &target, 1e-6).unwrap().error_bound);
+        .bench(|| {
+            until(&m, goal, &stay, &target, &Context::new(1e-6))
+                .unwrap()
+                .error_bound
+        });
 }
 
 #[divan::bench(args = [Goal::Max, Goal::Min], sample_count = 3, sample_size = 1)]
@@ -177,7 +181,7 @@ fn mdp_reward(bencher: divan::Bencher, goal: Goal) {
     bencher
         .counter(divan::counter::ItemsCount::new(MILLION))
         .bench(|| {
-            reach_reward(&m, goal, &target, &rewards, 1e-6)
+            reach_reward(&m, goal, &target, &rewards, &Context::new(1e-6))
                 .unwrap()
                 .error_bound
         });
@@ -205,7 +209,7 @@ fn layered_until(bencher: divan::Bencher) {
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench(|| {
-            until(&m, Goal::Max, &stay, &target, 1e-6)
+            until(&m, Goal::Max, &stay, &target, &Context::new(1e-6))
                 .unwrap()
                 .error_bound
         });
@@ -218,7 +222,7 @@ fn exact_chain_until(bencher: divan::Bencher, n: u32) {
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench(|| {
-            until_exact(&m, Goal::Max, &stay, &target)
+            until_exact(&m, Goal::Max, &stay, &target, &Context::default())
                 .unwrap()
                 .values
                 .len()
@@ -227,11 +231,11 @@ fn exact_chain_until(bencher: divan::Bencher, n: u32) {
 
 /// A biased walk on `0..=n` (up with 3/5), absorbed at both ends: one long component
 /// whose elimination causes no fill-in, though its numbers grow long.
-fn walk(n: u32) -> Sparse {
-    let mut m = Sparse {
+fn walk(n: u32) -> Form {
+    let mut m = Form {
         choices: vec![0],
         row: vec![0],
-        ..Sparse::default()
+        ..Form::default()
     };
     for s in 0..=n {
         if s == 0 || s == n {
@@ -270,7 +274,7 @@ fn exact_walk_until(bencher: divan::Bencher, n: u32) {
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench(|| {
-            until_exact(&m, Goal::Max, &stay, &target)
+            until_exact(&m, Goal::Max, &stay, &target, &Context::default())
                 .unwrap()
                 .values
                 .len()
@@ -290,7 +294,7 @@ fn exact_mdp_reward(bencher: divan::Bencher, n: u32) {
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench(|| {
-            reach_reward_exact(&m, Goal::Min, &target, &rewards)
+            reach_reward_exact(&m, Goal::Min, &target, &rewards, &Context::default())
                 .unwrap()
                 .values
                 .len()

@@ -9,8 +9,8 @@ use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
-use crate::acyclic::Limits;
 use crate::error::{Error, Result};
+use crate::guard::Limits;
 
 /// An inner dynamic program seen as a recogniser: a start state, a step per symbol, and
 /// which states accept.

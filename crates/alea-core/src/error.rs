@@ -53,6 +53,9 @@ pub enum Error {
     /// A maximising or minimising choice was simulated without solved values.
     #[error("state {0} has no solved value; solve the model before following its best play")]
     Unsolved(String),
+    /// The computation was asked to stop (Ctrl-C, a deadline): see [`crate::Stop`].
+    #[error("the computation was stopped before it finished")]
+    Stopped,
     /// Exact solving was asked of an explicit model that has only floating-point
     /// probabilities.
     #[error("exact solving needs the model's exact probabilities, and this model has only floating-point ones")]

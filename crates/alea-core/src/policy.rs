@@ -5,24 +5,16 @@ use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
 use crate::model::{Expansion, Kind, Model, Pick};
+use crate::numeric::value::Value;
 use crate::solution::{improves, Solution};
-use crate::value::Value;
+use crate::solve::Goal;
 
-/// What "best" means when options are ranked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Goal {
-    /// Greatest value first (probabilities, scores).
-    Maximise,
-    /// Least value first (expected times).
-    Minimise,
-}
-
-impl Goal {
-    fn pick(self) -> Pick {
-        match self {
-            Goal::Maximise => Pick::Max,
-            Goal::Minimise => Pick::Min,
-        }
+/// The pick that ranks options for `goal`: greatest value first (probabilities, scores)
+/// or least first (expected times).
+fn pick(goal: Goal) -> Pick {
+    match goal {
+        Goal::Max => Pick::Max,
+        Goal::Min => Pick::Min,
     }
 }
 
@@ -77,14 +69,14 @@ pub fn options<M: Model, V: Value>(
     // Find the best first, so an unordered arithmetic fails before sorting.
     let mut best = scored[0].value.clone();
     for s in &scored[1..] {
-        if improves(goal.pick(), &s.value, &best)? {
+        if improves(pick(goal), &s.value, &best)? {
             best = s.value.clone();
         }
     }
     for s in scored.iter_mut() {
         s.loss = match goal {
-            Goal::Maximise => best.sub(&s.value),
-            Goal::Minimise => s.value.sub(&best),
+            Goal::Max => best.sub(&s.value),
+            Goal::Min => s.value.sub(&best),
         };
     }
     // Rank by the values themselves: two losses can round to the same number in
@@ -92,8 +84,8 @@ pub fn options<M: Model, V: Value>(
     scored.sort_by(|a, b| {
         let ord = a.value.compare(&b.value).unwrap_or(Ordering::Equal);
         let ord = match goal {
-            Goal::Maximise => ord.reverse(),
-            Goal::Minimise => ord,
+            Goal::Max => ord.reverse(),
+            Goal::Min => ord,
         };
         ord.then(a.edge.cmp(&b.edge))
     });
@@ -130,8 +122,9 @@ pub fn best_line<M: Model, V: Value>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acyclic::{solve, Limits};
-    use crate::value::{fraction, Exact};
+    use crate::guard::Limits;
+    use crate::numeric::value::{fraction, Exact};
+    use crate::solve::acyclic::solve;
 
     /// From 0, choose among three chances: a sure 2, a coin between 0 and 6, or go to
     /// state 4, a choice between a sure 1 and a sure 5.
@@ -168,7 +161,7 @@ mod tests {
     #[test]
     fn options_are_ranked_with_their_loss() {
         let s = solve::<_, Exact>(&Menu, &Limits::default()).unwrap();
-        let opts = options(&Menu, &s, 0, Goal::Maximise).unwrap();
+        let opts = options(&Menu, &s, 0, Goal::Max).unwrap();
         let seen: Vec<(usize, String, String)> = opts
             .iter()
             .map(|o| (o.edge, fraction(&o.value), fraction(&o.loss)))
@@ -181,7 +174,7 @@ mod tests {
                 (0, "2/1".into(), "3/1".into()),
             ]
         );
-        let worst_first = options(&Menu, &s, 0, Goal::Minimise).unwrap();
+        let worst_first = options(&Menu, &s, 0, Goal::Min).unwrap();
         assert_eq!(worst_first[0].edge, 0);
         assert_eq!(fraction(&worst_first[2].loss), "3/1");
     }
@@ -190,10 +183,10 @@ mod tests {
     fn best_line_follows_choices_to_the_end() {
         let s = solve::<_, f64>(&Menu, &Limits::default()).unwrap();
         assert_eq!(
-            best_line(&Menu, &s, Goal::Maximise).unwrap(),
+            best_line(&Menu, &s, Goal::Max).unwrap(),
             vec![(2, 4), (1, 15)]
         );
-        assert!(options(&Menu, &s, 15, Goal::Maximise).unwrap().is_empty());
+        assert!(options(&Menu, &s, 15, Goal::Max).unwrap().is_empty());
     }
 
     /// Values too close for their losses to differ in f64 still rank in order.
@@ -244,7 +237,7 @@ mod tests {
             }
         }
         let s = solve::<_, f64>(&Wrap, &Limits::default()).unwrap();
-        let order: Vec<usize> = options(&Wrap, &s, 0, Goal::Maximise)
+        let order: Vec<usize> = options(&Wrap, &s, 0, Goal::Max)
             .unwrap()
             .iter()
             .map(|o| o.edge)
@@ -268,7 +261,7 @@ mod tests {
             start: Some(0u8),
             values: Default::default(),
         };
-        let err = options::<_, f64>(&Empty, &s, 0, Goal::Maximise).unwrap_err();
+        let err = options::<_, f64>(&Empty, &s, 0, Goal::Max).unwrap_err();
         assert!(matches!(err, Error::NoSuccessors { .. }), "{err}");
     }
 }

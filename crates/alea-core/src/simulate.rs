@@ -7,8 +7,8 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::model::{Edge, Expansion, Kind, Model, Pick};
+use crate::numeric::value::Value;
 use crate::solution::{improves, Solution};
-use crate::value::Value;
 
 /// Games played by one random stream. The split depends on the number of games only, so
 /// the result is the same whatever the number of threads.
@@ -206,7 +206,8 @@ fn best<M: Model, V: Value>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acyclic::{solve, Limits};
+    use crate::guard::Limits;
+    use crate::solve::acyclic::solve;
 
     /// Roll a fair die; on 1..=3 stop with that score, otherwise choose to stop with 4
     /// or to roll once more for the face (mean 3.5). Best play: stop. Value:

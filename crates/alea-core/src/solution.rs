@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::model::{Edge, Kind, Pick};
-use crate::value::Value;
+use crate::numeric::value::Value;
 
 /// Every canonical state a solver evaluated, with its value.
 #[derive(Clone, Debug)]
@@ -16,6 +16,18 @@ pub struct Solution<S, V> {
 }
 
 impl<S: Copy + Eq + std::hash::Hash, V> Solution<S, V> {
+    /// The states, the first of them the start, each with its value.
+    pub fn from_values(states: impl IntoIterator<Item = S>, values: Vec<V>) -> Self {
+        let mut map = FxHashMap::default();
+        map.reserve(values.len());
+        let mut start = None;
+        for (s, v) in states.into_iter().zip(values) {
+            start.get_or_insert(s);
+            map.insert(s, v);
+        }
+        Solution { start, values: map }
+    }
+
     /// The value of the (canonical) start state.
     pub fn start_value(&self) -> &V {
         &self.values[&self.start()]

@@ -6,10 +6,11 @@
 
 mod sparse_brute;
 
-use alea_core::sparse::{
+use alea_core::form::{ExactRewards, Form, Rewards};
+use alea_core::solve::{
     bounded_until, bounded_until_exact, choice_values, choice_values_exact, cumulative_reward,
-    cumulative_reward_exact, reach_reward, reach_reward_exact, until, until_exact, Answer,
-    ExactAnswer, ExactRewards, Goal, Rewards, Sparse,
+    cumulative_reward_exact, reach_reward, reach_reward_exact, until, until_exact, Answer, Context,
+    ExactAnswer, Goal,
 };
 use alea_core::{Error, Value};
 use rand::{Rng, SeedableRng};
@@ -31,7 +32,7 @@ const GOALS: [Goal; 2] = [Goal::Min, Goal::Max];
 
 struct Case {
     spec: Spec,
-    m: Sparse,
+    m: Form,
     stay: Vec<bool>,
     target: Vec<bool>,
     /// Each choice's reward, state reward included, per state and choice.
@@ -202,7 +203,7 @@ fn check_until(case: &Case, goal: Goal, all: &[Vec<usize>]) {
             .collect()
     });
     let what = format!("until {goal:?} {spec:?} stay {stay:?} target {target:?}");
-    let got = until_exact(m, goal, stay, target).unwrap();
+    let got = until_exact(m, goal, stay, target, &Context::default()).unwrap();
     assert_eq!(got.values, want, "{what}");
     let own: Vec<Option<Q>> = chain_until(spec, &sigma_of(&got.strategy), stay, target)
         .into_iter()
@@ -211,7 +212,7 @@ fn check_until(case: &Case, goal: Goal, all: &[Vec<usize>]) {
     assert_eq!(own, want, "{what}: the exact strategy");
     check_choices(&what, case, goal, &got, |s| stay[s] && !target[s], None);
     for precision in PRECISIONS {
-        let a = until(m, goal, stay, target, precision).unwrap();
+        let a = until(m, goal, stay, target, &Context::new(precision)).unwrap();
         check_f64(&what, &a, &want, precision);
         let own: Vec<Option<Q>> = chain_until(spec, &sigma_of(&a.strategy), stay, target)
             .into_iter()
@@ -230,7 +231,8 @@ fn check_reward(case: &Case, goal: Goal, all: &[Vec<usize>]) {
         "reward {goal:?} {spec:?} target {target:?} rewards {:?}",
         case.rew
     );
-    let got = reach_reward_exact(m, goal, target, &case.exact_rewards).unwrap();
+    let got =
+        reach_reward_exact(m, goal, target, &case.exact_rewards, &Context::default()).unwrap();
     assert_eq!(got.values, want, "{what}");
     let own = chain_reward(spec, &sigma_of(&got.strategy), target, &case.rew);
     assert_eq!(own, want, "{what}: the exact strategy");
@@ -243,7 +245,7 @@ fn check_reward(case: &Case, goal: Goal, all: &[Vec<usize>]) {
         Some(&case.exact_rewards),
     );
     for precision in PRECISIONS {
-        let a = reach_reward(m, goal, target, &case.rewards, precision).unwrap();
+        let a = reach_reward(m, goal, target, &case.rewards, &Context::new(precision)).unwrap();
         check_f64(&what, &a, &want, precision);
         let own = chain_reward(spec, &sigma_of(&a.strategy), target, &case.rew);
         close(&what, &own, &want);
@@ -372,9 +374,9 @@ fn the_die_of_knuth_and_yao() {
     let stay = vec![true; 13];
     for face in 7..=12 {
         let target: Vec<bool> = (0..13).map(|s| s == face).collect();
-        let got = until_exact(&m, Goal::Max, &stay, &target).unwrap();
+        let got = until_exact(&m, Goal::Max, &stay, &target, &Context::default()).unwrap();
         assert_eq!(got.values[0], Some(q(1, 6)), "face {}", face - 6);
-        let a = until(&m, Goal::Min, &stay, &target, 1e-12).unwrap();
+        let a = until(&m, Goal::Min, &stay, &target, &Context::new(1e-12)).unwrap();
         assert!((a.values[0] - 1.0 / 6.0).abs() <= a.error_bound + 1e-16);
     }
     let faces: Vec<bool> = (0..13).map(|s| s >= 7).collect();
@@ -386,9 +388,9 @@ fn the_die_of_knuth_and_yao() {
         state: (0..13).map(|s| q(i64::from(s < 7), 1)).collect(),
         choice: Vec::new(),
     };
-    let got = reach_reward_exact(&m, Goal::Min, &faces, &exact_flips).unwrap();
+    let got = reach_reward_exact(&m, Goal::Min, &faces, &exact_flips, &Context::default()).unwrap();
     assert_eq!(got.values[0], Some(q(11, 3)));
-    let a = reach_reward(&m, Goal::Max, &faces, &flips, 1e-9).unwrap();
+    let a = reach_reward(&m, Goal::Max, &faces, &flips, &Context::new(1e-9)).unwrap();
     assert!((a.values[0] - 11.0 / 3.0).abs() <= a.error_bound * 11.0 / 3.0 + 1e-15);
     assert!(a.error_bound <= 1e-9);
     // Within 3 flips: 1/2 * 1/2 * ... the paths 0 -> 1 -> 3 -> 7 and the like.
@@ -414,14 +416,14 @@ fn the_geometric_distribution() {
         state: vec![1.0, 0.0],
         choice: Vec::new(),
     };
-    let a = reach_reward(&m, Goal::Min, &target, &flips, 1e-12).unwrap();
+    let a = reach_reward(&m, Goal::Min, &target, &flips, &Context::new(1e-12)).unwrap();
     assert!((a.values[0] - 3.0).abs() <= 3.0 * a.error_bound);
     assert_eq!(a.sweeps, 0, "a self-loop is solved in closed form");
     let exact = ExactRewards {
         state: vec![q(1, 1), q(0, 1)],
         choice: Vec::new(),
     };
-    let got = reach_reward_exact(&m, Goal::Min, &target, &exact).unwrap();
+    let got = reach_reward_exact(&m, Goal::Min, &target, &exact, &Context::default()).unwrap();
     assert_eq!(got.values, vec![Some(q(3, 1)), Some(q(0, 1))]);
     for k in 0..20u64 {
         let got = bounded_until_exact(&m, Goal::Max, &stay, &target, k).unwrap();
@@ -461,17 +463,17 @@ fn least_reward_leaves_cycles_of_reward_zero() {
         state: Vec::new(),
         choice: [0, 10, 0, 1, 0].iter().map(|&r| q(r, 1)).collect(),
     };
-    let a = reach_reward(&m, Goal::Min, &target, &rewards, 1e-12).unwrap();
+    let a = reach_reward(&m, Goal::Min, &target, &rewards, &Context::new(1e-12)).unwrap();
     assert!((a.values[0] - 1.0).abs() <= a.error_bound);
     assert!((a.values[1] - 1.0).abs() <= a.error_bound);
     assert_eq!(a.strategy[..2], [0, 1], "0 goes to 1, which leaves");
-    let got = reach_reward_exact(&m, Goal::Min, &target, &exact).unwrap();
+    let got = reach_reward_exact(&m, Goal::Min, &target, &exact, &Context::default()).unwrap();
     assert_eq!(got.values[..2], [Some(q(1, 1)), Some(q(1, 1))]);
     assert_eq!(got.strategy[..2], [0, 1]);
     // The maximiser could stay forever: infinite.
-    let a = reach_reward(&m, Goal::Max, &target, &rewards, 1e-12).unwrap();
+    let a = reach_reward(&m, Goal::Max, &target, &rewards, &Context::new(1e-12)).unwrap();
     assert_eq!(a.values[..2], [f64::INFINITY, f64::INFINITY]);
-    let got = reach_reward_exact(&m, Goal::Max, &target, &exact).unwrap();
+    let got = reach_reward_exact(&m, Goal::Max, &target, &exact, &Context::default()).unwrap();
     assert_eq!(got.values[..2], [None, None]);
 }
 
@@ -489,14 +491,14 @@ fn greatest_probability_leaves_end_components() {
     let m = to_sparse(&spec);
     let target = [false, false, true, false];
     let stay = [true; 4];
-    let a = until(&m, Goal::Max, &stay, &target, 1e-12).unwrap();
+    let a = until(&m, Goal::Max, &stay, &target, &Context::new(1e-12)).unwrap();
     assert!((a.values[0] - 0.5).abs() <= a.error_bound);
     assert!((a.values[1] - 0.5).abs() <= a.error_bound);
     assert_eq!(a.strategy[..2], [1, 0]);
-    let got = until_exact(&m, Goal::Max, &stay, &target).unwrap();
+    let got = until_exact(&m, Goal::Max, &stay, &target, &Context::default()).unwrap();
     assert_eq!(got.values[..2], [Some(q(1, 2)), Some(q(1, 2))]);
     assert_eq!(got.strategy[..2], [1, 0]);
-    let got = until_exact(&m, Goal::Min, &stay, &target).unwrap();
+    let got = until_exact(&m, Goal::Min, &stay, &target, &Context::default()).unwrap();
     assert_eq!(got.values[..2], [Some(q(0, 1)), Some(q(0, 1))]);
 }
 
@@ -505,12 +507,26 @@ fn unreachable_targets() {
     let m = to_sparse(&die());
     let none = vec![false; 13];
     let stay = vec![true; 13];
-    let a = until(&m, Goal::Max, &stay, &none, 1e-12).unwrap();
+    let a = until(&m, Goal::Max, &stay, &none, &Context::new(1e-12)).unwrap();
     assert!(a.values.iter().all(|&v| v == 0.0));
     assert_eq!(a.error_bound, 0.0);
-    let a = reach_reward(&m, Goal::Min, &none, &Rewards::default(), 1e-12).unwrap();
+    let a = reach_reward(
+        &m,
+        Goal::Min,
+        &none,
+        &Rewards::default(),
+        &Context::new(1e-12),
+    )
+    .unwrap();
     assert!(a.values.iter().all(|&v| v == f64::INFINITY));
-    let got = reach_reward_exact(&m, Goal::Min, &none, &ExactRewards::default()).unwrap();
+    let got = reach_reward_exact(
+        &m,
+        Goal::Min,
+        &none,
+        &ExactRewards::default(),
+        &Context::default(),
+    )
+    .unwrap();
     assert!(got.values.iter().all(Option::is_none));
 }
 
@@ -520,7 +536,7 @@ fn exact_needs_exact_probabilities() {
     m.exact = None;
     let target = vec![false; 13];
     assert_eq!(
-        until_exact(&m, Goal::Max, &[true; 13], &target).unwrap_err(),
+        until_exact(&m, Goal::Max, &[true; 13], &target, &Context::default()).unwrap_err(),
         Error::NotExact
     );
 }
@@ -540,7 +556,7 @@ fn a_long_biased_walk() {
     let target: Vec<bool> = (0..=n).map(|s| s == n).collect();
     let stay = vec![true; n as usize + 1];
     for precision in [1e-6, 1e-9] {
-        let a = until(&m, Goal::Max, &stay, &target, precision).unwrap();
+        let a = until(&m, Goal::Max, &stay, &target, &Context::new(precision)).unwrap();
         assert!(a.error_bound <= precision);
         for i in [1u32, 2, 10, 100, 3000, n - 1] {
             let want = 1.0 - (2.0f64 / 3.0).powi(i as i32);
@@ -553,7 +569,7 @@ fn a_long_biased_walk() {
     }
     // The bounds cover the rounding of every step, and the walk from near 0 is some
     // 30000 steps long: rounding alone keeps them some 1e-11 apart there.
-    match until(&m, Goal::Max, &stay, &target, 1e-14) {
+    match until(&m, Goal::Max, &stay, &target, &Context::new(1e-14)) {
         Err(Error::NotConverged(..)) => {}
         other => panic!("precision 1e-14 met? {:?}", other.map(|a| a.error_bound)),
     }
@@ -566,7 +582,7 @@ fn a_long_biased_walk() {
             .collect(),
         choice: Vec::new(),
     };
-    let a = reach_reward(&m, Goal::Min, &ends, &steps, 1e-9).unwrap();
+    let a = reach_reward(&m, Goal::Min, &ends, &steps, &Context::new(1e-9)).unwrap();
     assert!(a.error_bound <= 1e-9);
     // Far from both ends, each step gains 1/5 on average: about (n - i) * 5.
     let mid = a.values[3000];
@@ -578,11 +594,11 @@ fn a_long_biased_walk() {
 /// other pair of states may also move surely to each other (end components of reward 0).
 /// Every state is worth 1/2 at best, and 4 steps at least: large enough for the
 /// components to be swept in parallel blocks.
-fn ring(n: u32, pairs: bool) -> Sparse {
-    let mut m = Sparse {
+fn ring(n: u32, pairs: bool) -> Form {
+    let mut m = Form {
         choices: vec![0],
         row: vec![0],
-        ..Sparse::default()
+        ..Form::default()
     };
     let mut r: u64 = 12345;
     for s in 0..n {
@@ -618,7 +634,7 @@ fn large_components_in_parallel_blocks() {
         let target: Vec<bool> = (0..all).map(|s| s == n as usize).collect();
         let ends: Vec<bool> = (0..all).map(|s| s >= n as usize).collect();
         let stay = vec![true; all];
-        let a = until(&m, Goal::Max, &stay, &target, 1e-9).unwrap();
+        let a = until(&m, Goal::Max, &stay, &target, &Context::new(1e-9)).unwrap();
         assert!(a.error_bound <= 1e-9);
         assert!(a.values[..n as usize]
             .iter()
@@ -629,7 +645,7 @@ fn large_components_in_parallel_blocks() {
                 .map(|c| f64::from(m.transitions_of(c).len() > 1))
                 .collect(),
         };
-        let a = reach_reward(&m, Goal::Min, &ends, &steps, 1e-9).unwrap();
+        let a = reach_reward(&m, Goal::Min, &ends, &steps, &Context::new(1e-9)).unwrap();
         assert!(a.error_bound <= 1e-9);
         assert!(a.values[..n as usize]
             .iter()
@@ -712,15 +728,17 @@ fn slow_components_are_guessed_and_certified() {
         };
         for goal in GOALS {
             let what = format!("round {round} until {goal:?}");
-            let want = until_exact(&m, goal, &stay, &target).unwrap().values;
-            let a = until(&m, goal, &stay, &target, 1e-9).unwrap();
+            let want = until_exact(&m, goal, &stay, &target, &Context::default())
+                .unwrap()
+                .values;
+            let a = until(&m, goal, &stay, &target, &Context::new(1e-9)).unwrap();
             check_f64(&what, &a, &want, 1e-9);
             sweeps.push(a.sweeps);
             let what = format!("round {round} reward {goal:?}");
-            let want = reach_reward_exact(&m, goal, &ends, &exact_rewards)
+            let want = reach_reward_exact(&m, goal, &ends, &exact_rewards, &Context::default())
                 .unwrap()
                 .values;
-            let a = reach_reward(&m, goal, &ends, &rewards, 1e-9).unwrap();
+            let a = reach_reward(&m, goal, &ends, &rewards, &Context::new(1e-9)).unwrap();
             check_f64(&what, &a, &want, 1e-9);
             sweeps.push(a.sweeps);
         }

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::OnceLock;
 
 use alea_core::{
-    solve, solve_certified, solve_cyclic, solve_exact, Error, Exact, Limits, Settings, Solution,
+    solve, solve_certified, solve_exact, solve_game, Error, Exact, Limits, Settings, Solution,
 };
 use num_rational::BigRational;
 use num_traits::{One, Signed};
@@ -694,20 +694,45 @@ fn acyclic() -> Hand {
 
 /// Terminal payoffs of both signs.
 fn mixed_payoffs() -> Hand {
-    // 0: max -> 1 (+1) or 2 (-1).
+    // 0: max -> 1 (+1) or 2 (-1). Every game ends: 0 = 1.
     Hand {
         name: "payoffs of both signs",
         model: Explicit::new(vec![max(0, &[1, 2]), terminal(1), terminal(-1)]),
-        expect: HandExpect::Signs,
+        expect: HandExpect::Values(vec![(0, int(1)), (1, int(1)), (2, int(-1))]),
     }
 }
 
 /// A negative reward on a chance node of a total-reward model.
 fn negative_cost() -> Hand {
-    // 0: min -> 1 or 2 (4);  1: chance, reward -1 -> 2.
+    // 0: min -> 1 or 2 (4);  1: chance, reward -1 -> 2. Every game ends: 0 = 1 = 3.
     Hand {
         name: "negative reward",
         model: Explicit::new(vec![min(0, &[1, 2]), chance(-1, &[(2, 1)]), terminal(4)]),
+        expect: HandExpect::Values(vec![(0, int(3)), (1, int(3)), (2, int(4))]),
+    }
+}
+
+/// Payoffs of both signs where Max could keep the game going forever (worth 0).
+fn mixed_payoffs_forever() -> Hand {
+    // 0: max -> 1 or 2 (-1);  1: max -> 0 or 3 (+1). Max may circle 0 -> 1 -> 0.
+    Hand {
+        name: "payoffs of both signs, a game that may not end",
+        model: Explicit::new(vec![
+            max(0, &[1, 2]),
+            max(0, &[0, 3]),
+            terminal(-1),
+            terminal(1),
+        ]),
+        expect: HandExpect::Signs,
+    }
+}
+
+/// Rewards of both signs where Max could keep the game going forever.
+fn mixed_costs_forever() -> Hand {
+    // 0: max -> 1 or 2 (+4);  1: chance, reward -1 -> 0. Max may circle 0 -> 1 -> 0.
+    Hand {
+        name: "rewards of both signs, a game that may not end",
+        model: Explicit::new(vec![max(0, &[1, 2]), chance(-1, &[(0, 1)]), terminal(4)]),
         expect: HandExpect::Signs,
     }
 }
@@ -1020,6 +1045,8 @@ fn hand_cases() -> Vec<Hand> {
         acyclic(),
         mixed_payoffs(),
         negative_cost(),
+        mixed_payoffs_forever(),
+        mixed_costs_forever(),
         unreachable_sign(),
         losses_only(),
         piglet_two(),
@@ -1041,7 +1068,7 @@ struct Case {
 fn random_cases() -> &'static [Case] {
     static CASES: OnceLock<Vec<Case>> = OnceLock::new();
     CASES.get_or_init(|| {
-        let plan: [(Family, Players, u64, usize); 12] = [
+        let plan: [(Family, Players, u64, usize); 16] = [
             (Family::Wins, Players::Both, 11, 900),
             (Family::Wins, Players::MaxOnly, 12, 120),
             (Family::Wins, Players::MinOnly, 13, 120),
@@ -1054,6 +1081,11 @@ fn random_cases() -> &'static [Case] {
             (Family::Costs, Players::MaxOnly, 43, 80),
             (Family::NegativeCost, Players::Both, 51, 60),
             (Family::NegativeCost, Players::MinOnly, 52, 40),
+            // Values of both signs where every game ends, and where it may not.
+            (Family::Mixed, Players::MaxOnly, 32, 150),
+            (Family::Mixed, Players::MinOnly, 33, 150),
+            (Family::NegativeCost, Players::MaxOnly, 53, 150),
+            (Family::NegativeCost, Players::Both, 54, 150),
         ];
         let mut cases = Vec::new();
         for (family, players, seed, count) in plan {
@@ -1092,6 +1124,8 @@ struct Census {
     total_choice_cycle: usize,
     total_games: usize,
     signs: usize,
+    /// Values wanted where payoffs or rewards have both signs.
+    mixed_values: usize,
     infinite_start: usize,
     infinite_elsewhere: usize,
     zero_cycle: usize,
@@ -1099,6 +1133,16 @@ struct Census {
     choice_self_loops: usize,
     /// Of `zero_cycle`, refused by a solver (counted by the solver test only).
     zero_cycle_refused: usize,
+}
+
+/// Whether the reachable payoffs (or rewards) of a model have both signs.
+fn mixed(model: &Explicit, a: &Analysis) -> bool {
+    let counted = |s: u16| {
+        let node = &model.nodes[s as usize];
+        (a.class == Class::Total || node.role == Role::Terminal).then_some(node.reward)
+    };
+    let rewards: Vec<i64> = a.reachable.iter().filter_map(|&s| counted(s)).collect();
+    rewards.iter().any(|&r| r > 0) && rewards.iter().any(|&r| r < 0)
 }
 
 impl Census {
@@ -1120,6 +1164,13 @@ impl Census {
             Some(Expect::Infinite { start: true }) => self.infinite_start += 1,
             Some(Expect::Infinite { start: false }) => self.infinite_elsewhere += 1,
             Some(Expect::ZeroCycleOrValues) => self.zero_cycle += 1,
+            Some(Expect::Values) if mixed(&case.model, a) => {
+                self.mixed_values += 1;
+                match a.class {
+                    Class::Payoff => self.payoff_values += 1,
+                    Class::Total => self.total_values += 1,
+                }
+            }
             Some(Expect::Values) => match a.class {
                 Class::Payoff => {
                     self.payoff_values += 1;
@@ -1168,7 +1219,8 @@ impl Census {
                 50,
             ),
             ("total-reward games", self.total_games, 30),
-            ("sign errors", self.signs, 60),
+            ("sign errors", self.signs, 30),
+            ("values of both signs", self.mixed_values, 80),
             ("infinite at the start", self.infinite_start, 100),
             ("infinite elsewhere only", self.infinite_elsewhere, 20),
             ("zero-reward cycles", self.zero_cycle, 30),
@@ -1265,7 +1317,7 @@ fn brute_force_agrees_with_the_cyclic_solver_and_covers_every_category() {
         if a.choice_on_cycle || !a.always_terminates {
             continue;
         }
-        let solution = solve_cyclic::<_, Exact>(&case.model, &Limits::default())
+        let solution = solve_game::<_, Exact>(&case.model, &Settings::default())
             .unwrap_or_else(|e| panic!("{}: solve_cyclic: {e}", case.label));
         for (s, v) in values {
             assert_eq!(
@@ -1362,8 +1414,10 @@ fn payoff_models_with_losses() {
 
 #[test]
 fn sign_rules() {
-    assert_eq!(mixed_payoffs().check(), Outcome::Refused);
-    assert_eq!(negative_cost().check(), Outcome::Refused);
+    assert_eq!(mixed_payoffs().check(), Outcome::Compared);
+    assert_eq!(negative_cost().check(), Outcome::Compared);
+    assert_eq!(mixed_payoffs_forever().check(), Outcome::Refused);
+    assert_eq!(mixed_costs_forever().check(), Outcome::Refused);
     assert_eq!(unreachable_sign().check(), Outcome::Compared);
 }
 
@@ -1371,7 +1425,7 @@ fn sign_rules() {
 fn chance_cycles_agree_with_the_cyclic_solver() {
     for hand in [gamblers_ruin(), three_heads()] {
         assert_eq!(hand.check(), Outcome::Compared, "{}", hand.name);
-        let cyclic = solve_cyclic::<_, Exact>(&hand.model, &Limits::default()).unwrap();
+        let cyclic = solve_game::<_, Exact>(&hand.model, &Settings::default()).unwrap();
         let exact = solve_exact(&hand.model, &Settings::default()).unwrap();
         assert_eq!(cyclic.len(), exact.len(), "{}", hand.name);
         for s in cyclic.states() {
@@ -1421,8 +1475,8 @@ fn errors_name_a_state() {
     display_names(&max_self_loop().model, &[0]);
     display_names(&max_cycle().model, &[0, 1, 2]);
     display_names(&infinite_off_the_path().model, &[1]);
-    display_names(&mixed_payoffs().model, &[1, 2]);
-    display_names(&negative_cost().model, &[1]);
+    display_names(&mixed_payoffs_forever().model, &[2, 3]);
+    display_names(&mixed_costs_forever().model, &[1]);
     // A chance node without successors is an error in the model.
     let empty = Explicit::new(vec![max(0, &[1, 2]), chance(0, &[]), terminal(1)]);
     for result in [

@@ -91,7 +91,7 @@ fn options_equal_the_kernel_hints() {
                     let hint = kernel
                         .options(mine as usize, theirs as usize, k as usize)
                         .unwrap();
-                    let ranked = options(&model, &engine, state, Goal::Maximise).unwrap();
+                    let ranked = options(&model, &engine, state, Goal::Max).unwrap();
                     assert_eq!(ranked.len(), 2);
                     // The model lists hold first, then throw again.
                     let value = |edge: usize| {

@@ -3,8 +3,9 @@
 //! the reward gathered until a set is reached or within k steps), answered for every
 //! state; a filter then reduces those values over a set of states.
 
-use alea_core::sparse::{self, Answer, ExactAnswer, ExactRewards, Goal, Rewards};
-use alea_core::Exact;
+use alea_core::form::{ExactRewards, Rewards};
+use alea_core::solve::{self, Answer, Context, ExactAnswer, Goal};
+use alea_core::{Exact, Stop};
 use num_traits::{ToPrimitive, Zero};
 
 use crate::ast::{BinOp, FilterOp, ModelType, Opt, Path, Property, Query, Rel, UnOp};
@@ -14,12 +15,14 @@ use crate::program::{Ex, ExKind, Program, Ty};
 use crate::resolve::Scope;
 
 /// How the numbers are computed.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Rationals from the literals on, proven; otherwise `f64` with a certified bound.
     pub exact: bool,
     /// The largest error allowed in `f64`: absolute, relative for values above 1.
     pub precision: f64,
+    /// Raised, it stops a check part way (a deadline, Ctrl-C).
+    pub stop: Stop,
 }
 
 /// Why a property could not be answered.
@@ -197,7 +200,7 @@ pub fn check(
             )?;
             let selected = match states {
                 Some(e) => explored.states_where(&scope.state_formula(e)?)?,
-                None => vec![true; explored.sparse.states()],
+                None => vec![true; explored.form.states()],
             };
             let chosen: Vec<usize> = (0..selected.len()).filter(|&s| selected[s]).collect();
             if chosen.is_empty() {
@@ -396,7 +399,7 @@ fn judge(
 /// Each initial state's value, and whether it is known exactly.
 fn initial_values(explored: &Explored, solved: &Solved) -> Vec<(Number, bool)> {
     explored
-        .sparse
+        .form
         .initial
         .iter()
         .map(|&s| {
@@ -847,8 +850,12 @@ fn solve_query(
     query: (&Query, &Path, Span),
     settings: &Settings,
 ) -> Result<Solved> {
-    let m = &explored.sparse;
+    let m = &explored.form;
     let n = m.states();
+    let names = |s: usize| explored.name(s);
+    let cx = Context::new(settings.precision)
+        .with_stop(settings.stop.clone())
+        .with_names(&names);
     let question = question(program, scope, query)?;
     let goal = question.goal();
     let g = goal.unwrap_or(Goal::Max);
@@ -867,15 +874,13 @@ fn solve_query(
             let fixed: Vec<bool> = (0..n).map(|s| target[s] || !stay[s]).collect();
             let values = match (steps, settings.exact) {
                 (Some(k), false) => {
-                    StateValues::Float(sparse::bounded_until(m, g, &stay, &target, k)?)
+                    StateValues::Float(solve::bounded_until(m, g, &stay, &target, k)?)
                 }
                 (Some(k), true) => {
-                    StateValues::Exact(sparse::bounded_until_exact(m, g, &stay, &target, k)?)
+                    StateValues::Exact(solve::bounded_until_exact(m, g, &stay, &target, k)?)
                 }
-                (None, false) => {
-                    StateValues::Float(sparse::until(m, g, &stay, &target, settings.precision)?)
-                }
-                (None, true) => StateValues::Exact(sparse::until_exact(m, g, &stay, &target)?),
+                (None, false) => StateValues::Float(solve::until(m, g, &stay, &target, &cx)?),
+                (None, true) => StateValues::Exact(solve::until_exact(m, g, &stay, &target, &cx)?),
             };
             Ok(Solved {
                 values,
@@ -889,10 +894,10 @@ fn solve_query(
             let target = explored.states_where(&target)?;
             let values = match &rewards {
                 Gathered::Float(r) => {
-                    StateValues::Float(sparse::reach_reward(m, g, &target, r, settings.precision)?)
+                    StateValues::Float(solve::reach_reward(m, g, &target, r, &cx)?)
                 }
                 Gathered::Exact(r) => {
-                    StateValues::Exact(sparse::reach_reward_exact(m, g, &target, r)?)
+                    StateValues::Exact(solve::reach_reward_exact(m, g, &target, r, &cx)?)
                 }
             };
             Ok(Solved {
@@ -905,11 +910,9 @@ fn solve_query(
         Question::Cumulative { reward, steps, .. } => {
             let rewards = reward_vectors(program, explored, reward, settings.exact)?;
             let values = match &rewards {
-                Gathered::Float(r) => {
-                    StateValues::Float(sparse::cumulative_reward(m, g, r, steps)?)
-                }
+                Gathered::Float(r) => StateValues::Float(solve::cumulative_reward(m, g, r, steps)?),
                 Gathered::Exact(r) => {
-                    StateValues::Exact(sparse::cumulative_reward_exact(m, g, r, steps)?)
+                    StateValues::Exact(solve::cumulative_reward_exact(m, g, r, steps)?)
                 }
             };
             Ok(Solved {
@@ -929,7 +932,7 @@ fn reward_vectors(
     index: Option<usize>,
     exact: bool,
 ) -> Result<Gathered> {
-    let n = explored.sparse.states();
+    let n = explored.form.states();
     Ok(match (index, exact) {
         (Some(i), false) => Gathered::Float(explored.rewards(program, i)?),
         (Some(i), true) => Gathered::Exact(explored.exact_rewards(program, i)?),
@@ -957,7 +960,7 @@ pub struct ChoiceValue {
 /// Every choice of state `s` with its value and its loss against the best; empty where
 /// the state's value is fixed (a target) or it has one choice.
 pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceValue> {
-    let m = &explored.sparse;
+    let m = &explored.form;
     let Some(goal) = solved.goal else {
         return Vec::new();
     };
@@ -977,7 +980,7 @@ pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceV
                 Some(before) => before,
                 None => &a.values,
             };
-            let values = sparse::choice_values(m, s, basis, r);
+            let values = solve::choice_values(m, s, basis, r);
             m.choices_of(s)
                 .zip(values)
                 .map(|(c, v)| {
@@ -1007,7 +1010,7 @@ pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceV
                 Some(before) => before,
                 None => &a.values,
             };
-            match sparse::choice_values_exact(m, s, basis, r) {
+            match solve::choice_values_exact(m, s, basis, r) {
                 Ok(values) => values.into_iter().map(Number::Exact).collect(),
                 // Exact values come only from a model with exact probabilities.
                 Err(_) => return Vec::new(),

@@ -15,6 +15,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use alea_core::Stop;
+
 use crate::ast::{self, ModelType, PropertyFile};
 use crate::check::{self, choices_at, value_of, CheckError, Checked, Number, StateValues};
 use crate::error::{line_col, Error, Span};
@@ -489,7 +491,7 @@ pub struct Quiet;
 impl Progress for Quiet {}
 
 /// How to explore and check.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Rationals from the literals on; otherwise `f64` with a certified bound.
     pub exact: bool,
@@ -500,6 +502,8 @@ pub struct Settings {
     /// Leave the properties' targets unexpanded: their values need no successor. Off
     /// when states beyond the targets are asked for (a state's value, a strategy).
     pub prune: bool,
+    /// Raised, it stops a check part way (a deadline, Ctrl-C).
+    pub stop: Stop,
 }
 
 /// A session's model explored, its properties being checked.
@@ -562,6 +566,7 @@ impl Run {
         let settings = check::Settings {
             exact: self.settings.exact,
             precision: self.settings.precision,
+            stop: self.settings.stop.clone(),
         };
         let program = &session.program;
         let mut checked = check::check(program, &self.explored, scope, &named.property, &settings);
@@ -728,7 +733,7 @@ pub fn find_state(program: &Program, explored: &Explored, text: &str) -> Result<
     let mut found = None;
     let mut matches = 0usize;
     let mut values = vec![0; program.variables.len()];
-    for s in 0..explored.sparse.states() as u32 {
+    for s in 0..explored.form.states() as u32 {
         explored.valuation_into(s, &mut values);
         if wanted.iter().all(|&(i, v)| values[i] == v) {
             matches += 1;
@@ -827,7 +832,7 @@ impl Answer {
                 let mut choices: Vec<ChoiceReport> = choices_at(explored, solved, s as usize)
                     .into_iter()
                     .map(|c| {
-                        let choice = explored.sparse.choices[s as usize] + c.index;
+                        let choice = explored.form.choices[s as usize] + c.index;
                         ChoiceReport {
                             action: self.choice_label(choice),
                             value: c.value,
@@ -873,7 +878,7 @@ impl Answer {
     /// The best choice of state `s` as an index among all choices (see
     /// [`Answer::strategy`]).
     pub fn best_choice(&self, strategy: &[u32], s: u32) -> usize {
-        self.model.sparse.choices[s as usize] + strategy[s as usize] as usize
+        self.model.form.choices[s as usize] + strategy[s as usize] as usize
     }
 
     /// A choice as the command line names it: its action in brackets, and for choices
@@ -910,8 +915,8 @@ pub fn choice_label(program: &Program, explored: &Explored, choice: usize) -> St
     match explored.action(choice) {
         Some(a) => format!("[{}]", program.actions[a as usize]),
         None => {
-            let s = explored.sparse.choices.partition_point(|&c| c <= choice) - 1;
-            format!("[] #{}", choice - explored.sparse.choices[s] + 1)
+            let s = explored.form.choices.partition_point(|&c| c <= choice) - 1;
+            format!("[] #{}", choice - explored.form.choices[s] + 1)
         }
     }
 }
@@ -938,6 +943,7 @@ mod tests {
             precision: 1e-9,
             max_states: 1000,
             prune,
+            stop: Stop::default(),
         }
     }
 

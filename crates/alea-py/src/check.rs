@@ -104,7 +104,7 @@ struct Size {
 
 impl Size {
     fn of(explored: &Explored) -> Size {
-        let m = &explored.sparse;
+        let m = &explored.form;
         Size {
             states: m.states(),
             transitions: m.transitions(),
@@ -166,7 +166,10 @@ fn prism_check<'py>(
     if max_states == 0 {
         return Err(PyValueError::new_err("max_states: expected at least 1"));
     }
+    let stop = alea_core::Stop::new();
+    let stopping = stop.clone();
     let work = move || -> Result<Outcome, Failure> {
+        let stop = stopping;
         let started = Instant::now();
         let mut loading = Loading::parse(Source::from_bytes(model_name, model)?)?;
         let given = match &constants {
@@ -190,6 +193,7 @@ fn prism_check<'py>(
             max_states,
             // A state asked for may lie beyond a target.
             prune: prune && at.is_none(),
+            stop: stop.clone(),
         };
         let mut run = Run::explore(Arc::clone(&session), settings, &Quiet)?;
         let build = started.elapsed().as_secs_f64();
@@ -215,7 +219,7 @@ fn prism_check<'py>(
             at,
         })
     };
-    let outcome = work::interruptible(py, work)?.map_err(|f| raise(py, &f, "at"))?;
+    let outcome = work::stoppable(py, &stop, work)?.map_err(|f| raise(py, &f, "at"))?;
     let answers = PyList::empty(py);
     for (answer, at) in outcome.answers.into_iter().zip(outcome.at) {
         let handle = PrismAnswer { answer, exact };

@@ -4,10 +4,11 @@
 //! hashable Python values. The engine cannot call Python from its worker threads (the
 //! interpreter is held by one thread at a time), so the game is first explored here,
 //! holding the interpreter: every reachable state is numbered through a Python dict
-//! (Python's own hashing and equality) and its node copied into an explicit graph.
-//! That graph is an ordinary engine [`Model`] over state numbers, solved with the
-//! interpreter released, by the acyclic solver when it has no cycle and by the solver
-//! of cycles through choices otherwise (certified bounds, or exact rationals).
+//! (Python's own hashing and equality) and its node built into the engine's explicit
+//! form, as the engine builds a game of its own. That form is solved with the
+//! interpreter released, by the same solvers as a model file: certified bounds, or
+//! proven exact rationals; Ctrl-C stops them. An error names the game's state by its
+//! `repr`.
 //!
 //! The callbacks are the cost: one `expand` call a state and a dict lookup a successor
 //! (see the README for the measured rate).
@@ -19,93 +20,22 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use alea_core::stochastic::{self, Settings};
-use alea_core::{
-    acyclic, options, Edge, Exact, Expansion, Goal, Kind, Limits, Model, Pick, Solution,
-};
+use alea_core::form::build::{Builder, Game, Node};
+use alea_core::solve::game::{certified_values, exact_values};
+use alea_core::{options, Exact, Goal, Kind, Pick, Solution, Stop};
 
 use crate::convert::fraction;
 use crate::errors;
-use crate::work::interruptible;
+use crate::work::stoppable;
 
 /// How often exploration looks for Ctrl-C, in states.
 const SIGNAL_EVERY: usize = 4096;
 
-/// A Python game's reachable states as the engine sees them: state `i` is the `i`th
-/// state met, 0 the start; its edges are `to[first[i]..first[i + 1]]`.
-struct Graph {
-    kind: Vec<Kind>,
-    reward: Vec<i64>,
-    first: Vec<usize>,
-    to: Vec<u32>,
-    weight: Vec<u64>,
-}
-
-impl Model for Graph {
-    type State = u32;
-
-    fn start(&self) -> u32 {
-        0
-    }
-
-    fn expand(&self, state: u32, out: &mut Expansion<u32>) {
-        let s = state as usize;
-        out.kind = self.kind[s];
-        out.reward = self.reward[s];
-        out.edges.clear();
-        let edges = self.first[s]..self.first[s + 1];
-        out.edges.extend(
-            self.to[edges.clone()]
-                .iter()
-                .zip(&self.weight[edges])
-                .map(|(&to, &weight)| Edge { to, weight }),
-        );
-    }
-}
-
-impl Graph {
-    /// Whether some path returns to a state it left (depth-first, with an explicit
-    /// stack: games can be deep).
-    fn has_cycle(&self) -> bool {
-        const NEW: u8 = 0;
-        const OPEN: u8 = 1;
-        const DONE: u8 = 2;
-        let n = self.kind.len();
-        let mut mark = vec![NEW; n];
-        let mut stack: Vec<(u32, usize)> = Vec::new();
-        for root in 0..n {
-            if mark[root] != NEW {
-                continue;
-            }
-            mark[root] = OPEN;
-            stack.push((root as u32, self.first[root]));
-            while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-                let v = v as usize;
-                if *next == self.first[v + 1] {
-                    mark[v] = DONE;
-                    stack.pop();
-                    continue;
-                }
-                let w = self.to[*next] as usize;
-                *next += 1;
-                match mark[w] {
-                    OPEN => return true,
-                    NEW => {
-                        mark[w] = OPEN;
-                        stack.push((w as u32, self.first[w]));
-                    }
-                    _ => {}
-                }
-            }
-        }
-        false
-    }
-}
-
-/// The graph with the Python side of each state: the state objects by number, the dict
-/// that numbers them, and the name the game gave each option of a choice (if any).
+/// The game built, with the Python side of each state: the state objects by number,
+/// the dict that numbers them, and the name the game gave each option of a choice (if
+/// any), one per transition of the form.
 struct Explored {
-    graph: Graph,
+    game: Game,
     states: Vec<Py<PyAny>>,
     index: Py<PyDict>,
     labels: Vec<Option<Py<PyAny>>>,
@@ -192,29 +122,38 @@ fn explore(game: &Bound<'_, PyAny>, max_states: usize) -> PyResult<Explored> {
         max_states,
     };
     numbering.id(&start)?;
-    let mut graph = Graph {
-        kind: Vec::new(),
-        reward: Vec::new(),
-        first: vec![0],
-        to: Vec::new(),
-        weight: Vec::new(),
-    };
+    let mut builder = Builder::new();
     let mut labels: Vec<Option<Py<PyAny>>> = Vec::new();
-    let mut done = 0;
-    while done < numbering.states.len() {
+    let mut edges: Vec<(u32, u64)> = Vec::new();
+    let mut names: Vec<Option<Py<PyAny>>> = Vec::new();
+    while builder.len() < numbering.states.len() {
+        let done = builder.len();
         if done % SIGNAL_EVERY == SIGNAL_EVERY - 1 {
             py.check_signals()?;
         }
         let state = numbering.states[done].clone_ref(py).into_bound(py);
         let node = expand.call1((&state,))?;
-        let (kind, reward) = read_node(&node, &state, &mut numbering, &mut graph, &mut labels)?;
-        graph.kind.push(kind);
-        graph.reward.push(reward);
-        graph.first.push(graph.to.len());
-        done += 1;
+        edges.clear();
+        names.clear();
+        let (kind, reward) = read_node(&node, &state, &mut numbering, &mut edges, &mut names)?;
+        let node = Node {
+            kind,
+            reward,
+            edges: &edges,
+        };
+        builder
+            .push(node, || shown(&state))
+            .map_err(|e| errors::engine(py, e, "max_states"))?;
+        // A terminal's loop back to itself has no name; a chance node's transitions
+        // none either (the weights of 0 left out); a choice's options theirs.
+        match kind {
+            Kind::Terminal => labels.push(None),
+            Kind::Choice(Pick::Max | Pick::Min) => labels.append(&mut names),
+            _ => labels.extend(edges.iter().filter(|e| e.1 > 0).map(|_| None)),
+        }
     }
     Ok(Explored {
-        graph,
+        game: builder.finish(),
         states: numbering.states,
         index: numbering.index.unbind(),
         labels,
@@ -222,12 +161,13 @@ fn explore(game: &Bound<'_, PyAny>, max_states: usize) -> PyResult<Explored> {
 }
 
 /// Reads one node, `(kind, reward)` or `(kind, reward, successors)`, adding its edges
-/// to the graph; returns its kind and reward.
+/// to `edges` (and a choice's names of its options to `labels`); returns its kind and
+/// reward.
 fn read_node<'py>(
     node: &Bound<'py, PyAny>,
     state: &Bound<'py, PyAny>,
     numbering: &mut Numbering<'py>,
-    graph: &mut Graph,
+    edges: &mut Vec<(u32, u64)>,
     labels: &mut Vec<Option<Py<PyAny>>>,
 ) -> PyResult<(Kind, i64)> {
     let py = node.py();
@@ -278,13 +218,13 @@ fn read_node<'py>(
             let Some(s) = successors else {
                 return Err(wrong("a chance node without successors".into()));
             };
-            read_chance(&s, state, numbering, graph, labels)?;
+            read_chance(&s, state, numbering, edges)?;
         }
         Kind::Choice(_) => {
             let Some(s) = successors else {
                 return Err(wrong("a choice without successors".into()));
             };
-            read_choice(&s, numbering, graph, labels)?;
+            read_choice(&s, numbering, edges, labels)?;
         }
     }
     Ok((kind, reward))
@@ -295,8 +235,7 @@ fn read_chance<'py>(
     successors: &Bound<'py, PyAny>,
     state: &Bound<'py, PyAny>,
     numbering: &mut Numbering<'py>,
-    graph: &mut Graph,
-    labels: &mut Vec<Option<Py<PyAny>>>,
+    edges: &mut Vec<(u32, u64)>,
 ) -> PyResult<()> {
     let mut add = |to: &Bound<'py, PyAny>, weight: &Bound<'py, PyAny>| -> PyResult<()> {
         let w: u64 = weight.extract().map_err(|_| {
@@ -312,9 +251,7 @@ fn read_chance<'py>(
         })?;
         // A weight of 0 is an outcome that cannot happen: no edge, as in the engine.
         if w > 0 {
-            graph.to.push(numbering.id(to)?);
-            graph.weight.push(w);
-            labels.push(None);
+            edges.push((numbering.id(to)?, w));
         }
         Ok(())
     };
@@ -346,20 +283,18 @@ fn read_chance<'py>(
 fn read_choice<'py>(
     successors: &Bound<'py, PyAny>,
     numbering: &mut Numbering<'py>,
-    graph: &mut Graph,
+    edges: &mut Vec<(u32, u64)>,
     labels: &mut Vec<Option<Py<PyAny>>>,
 ) -> PyResult<()> {
     if let Ok(dict) = successors.cast::<PyDict>() {
         for (name, to) in dict.iter() {
-            graph.to.push(numbering.id(&to)?);
-            graph.weight.push(1);
+            edges.push((numbering.id(&to)?, 1));
             labels.push(Some(name.unbind()));
         }
         return Ok(());
     }
     for to in successors.try_iter()? {
-        graph.to.push(numbering.id(&to?)?);
-        graph.weight.push(1);
+        edges.push((numbering.id(&to?)?, 1));
         labels.push(None);
     }
     Ok(())
@@ -369,37 +304,33 @@ fn read_choice<'py>(
 enum Values {
     Float {
         solution: Solution<u32, f64>,
-        /// Certified by the solver of cycles; `None` from the acyclic solver, whose
-        /// only error is the rounding of each sum.
-        error_bound: Option<f64>,
+        /// No value is further than this from the true value.
+        error_bound: f64,
     },
     Exact(Solution<u32, Exact>),
 }
 
-/// Solves the explored graph: the acyclic solver when no state can come back, else the
-/// solver of cycles through choices (which takes chance cycles too).
-fn solve_graph(
-    graph: &Graph,
-    cyclic: bool,
+/// A solution from values by state number.
+fn solution<V>(values: Vec<V>) -> Solution<u32, V> {
+    Solution::from_values(0..values.len() as u32, values)
+}
+
+/// Solves the explored game with the engine's solvers; `names` names a state in an error.
+fn solve_game(
+    game: &Game,
     exact: bool,
     precision: f64,
+    stop: &Stop,
+    names: &(dyn Fn(usize) -> String + Sync),
 ) -> alea_core::Result<Values> {
-    let limits = Limits::default();
-    let settings = Settings { limits, precision };
-    Ok(match (cyclic, exact) {
-        (false, false) => Values::Float {
-            solution: acyclic::solve(graph, &limits)?,
-            error_bound: None,
-        },
-        (false, true) => Values::Exact(acyclic::solve(graph, &limits)?),
-        (true, false) => {
-            let c = stochastic::solve_certified(graph, &settings)?;
-            Values::Float {
-                solution: c.solution,
-                error_bound: Some(c.error_bound),
-            }
+    Ok(if exact {
+        Values::Exact(solution(exact_values(game, stop, names)?))
+    } else {
+        let b = certified_values(game, precision, true, stop, names)?;
+        Values::Float {
+            solution: solution(b.values),
+            error_bound: b.error_bound,
         }
-        (true, true) => Values::Exact(stochastic::solve_exact(graph, &settings)?),
     })
 }
 
@@ -407,9 +338,9 @@ fn solve_graph(
 /// choice.
 #[pyclass(frozen, module = "alea._alea")]
 pub struct SolvedGame {
-    graph: Arc<Graph>,
+    game: Arc<Game>,
     values: Values,
-    states: Vec<Py<PyAny>>,
+    states: Arc<Vec<Py<PyAny>>>,
     index: Py<PyDict>,
     labels: Vec<Option<Py<PyAny>>>,
     #[pyo3(get)]
@@ -460,13 +391,12 @@ impl SolvedGame {
         matches!(self.values, Values::Exact(_))
     }
 
-    /// The certified error bound of every float value (0 when exact; `None` when the
-    /// game has no cycle and the values are sums rounded once each).
+    /// The certified error bound of every float value (0 when exact).
     #[getter]
-    fn error_bound(&self) -> Option<f64> {
+    fn error_bound(&self) -> f64 {
         match &self.values {
             Values::Float { error_bound, .. } => *error_bound,
-            Values::Exact(_) => Some(0.0),
+            Values::Exact(_) => 0.0,
         }
     }
 
@@ -484,7 +414,7 @@ impl SolvedGame {
 
     /// The kind of `state`'s node: "terminal", "chance", "max" or "min".
     fn kind(&self, state: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-        Ok(match self.graph.kind[self.id(state)? as usize] {
+        Ok(match self.game.kind[self.id(state)? as usize] {
             Kind::Terminal => "terminal",
             Kind::Chance => "chance",
             Kind::Choice(Pick::Max) => "max",
@@ -499,12 +429,14 @@ impl SolvedGame {
     fn options<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let py = state.py();
         let id = self.id(state)?;
-        let goal = match self.graph.kind[id as usize] {
-            Kind::Choice(Pick::Max) => Goal::Maximise,
-            Kind::Choice(Pick::Min) => Goal::Minimise,
+        let goal = match self.game.kind[id as usize] {
+            Kind::Choice(Pick::Max) => Goal::Max,
+            Kind::Choice(Pick::Min) => Goal::Min,
             _ => return Ok(PyList::empty(py)),
         };
-        let first = self.graph.first[id as usize];
+        // The options' transitions, one each, from the state's first choice on.
+        let form = &self.game.form;
+        let first = form.row[form.choices[id as usize]];
         let rows = PyList::empty(py);
         let engine = |e| errors::engine(py, e, "max_states");
         let push = |edge: usize, to: u32, value, loss| -> PyResult<()> {
@@ -520,7 +452,7 @@ impl SolvedGame {
         };
         match &self.values {
             Values::Float { solution, .. } => {
-                for o in options(&*self.graph, solution, id, goal).map_err(engine)? {
+                for o in options(&*self.game, solution, id, goal).map_err(engine)? {
                     push(
                         o.edge,
                         o.to,
@@ -530,7 +462,7 @@ impl SolvedGame {
                 }
             }
             Values::Exact(solution) => {
-                for o in options(&*self.graph, solution, id, goal).map_err(engine)? {
+                for o in options(&*self.game, solution, id, goal).map_err(engine)? {
                     push(
                         o.edge,
                         o.to,
@@ -558,18 +490,26 @@ fn game_solve(
     // The engine numbers states with 32 bits.
     let explored = explore(game, max_states.min(u32::MAX as usize))?;
     let explore_seconds = started.elapsed().as_secs_f64();
-    let graph = Arc::new(explored.graph);
+    let built = Arc::new(explored.game);
+    let states = Arc::new(explored.states);
     let solving = Instant::now();
-    let shared = Arc::clone(&graph);
-    let (cyclic, values) = interruptible(py, move || {
-        let cyclic = shared.has_cycle();
-        (cyclic, solve_graph(&shared, cyclic, exact, precision))
+    let (shared, named) = (Arc::clone(&built), Arc::clone(&states));
+    let stop = Stop::new();
+    let stopped = stop.clone();
+    let (cyclic, values) = stoppable(py, &stop, move || {
+        // An error is rare and names one state: its `repr` is taken then, with the
+        // interpreter, which the waiting caller releases between its looks for Ctrl-C.
+        let names = |s: usize| Python::attach(|py| shown(named[s].bind(py)));
+        (
+            shared.cyclic(),
+            solve_game(&shared, exact, precision, &stopped, &names),
+        )
     })?;
     let values = values.map_err(|e| errors::engine(py, e, "max_states"))?;
     Ok(SolvedGame {
-        graph,
+        game: built,
         values,
-        states: explored.states,
+        states,
         index: explored.index,
         labels: explored.labels,
         cyclic,

@@ -1,10 +1,12 @@
 //! Long computations off the interpreter: run on a thread of their own while the
 //! caller waits without holding the interpreter, so other Python threads run, and
-//! Ctrl-C (or any signal handler that raises) returns control at once.
+//! Ctrl-C (or any signal handler that raises) returns control at once and raises the
+//! computation's stop flag.
 
 use std::sync::mpsc;
 use std::time::Duration;
 
+use alea_core::Stop;
 use pyo3::prelude::*;
 
 /// How often a waiting call looks for a pending signal.
@@ -13,9 +15,20 @@ const POLL: Duration = Duration::from_millis(50);
 /// Runs `work` and returns its result. While it runs the interpreter is released;
 /// every [`POLL`] the caller takes it back briefly to run Python's signal handlers, and
 /// a handler that raises (Ctrl-C raises `KeyboardInterrupt`) ends the wait with that
-/// exception. The engine has no way to stop a computation half way, so the abandoned
-/// work finishes on its own thread and its result is dropped.
+/// exception. Work that does not look at a stop flag finishes on its own thread and its
+/// result is dropped; see [`stoppable`].
 pub fn interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    stoppable(py, &Stop::default(), work)
+}
+
+/// [`interruptible`], raising `stop` when the wait ends with an exception: work that
+/// looks at the flag (exploration and the engine's solvers) then stops too, instead of
+/// keeping a core busy for an answer nobody waits for.
+pub fn stoppable<T, F>(py: Python<'_>, stop: &Stop, work: F) -> PyResult<T>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
@@ -37,7 +50,12 @@ where
         receive = back;
         match got {
             Ok(result) => return Ok(result),
-            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop.stop();
+                    return Err(e);
+                }
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(pyo3::exceptions::PyRuntimeError::new_err(
                     "the computation stopped without an answer (a bug in alea: please report it)",

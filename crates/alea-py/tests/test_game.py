@@ -179,7 +179,9 @@ def test_acyclic_games_equal_brute_force(seed) -> None:
     assert not exact.cyclic
     assert exact.value == brute_force(game, game.start())
     floating = alea.solve(game)
-    assert floating.error_bound is None
+    # Certified as the games with cycles are: the same solvers answer both.
+    assert floating.error_bound is not None
+    assert abs(Fraction(floating.value) - exact.value) <= Fraction(floating.error_bound)
     assert abs(floating.value - float(exact.value)) < 1e-12
     # Every reachable state, not only the start.
     for depth in range(7):
@@ -349,3 +351,109 @@ def test_a_terminal_may_list_its_no_successors_in_any_empty_iterable() -> None:
             return ("chance", 0, ((s + 1, 1) for _ in range(1)))
 
     assert alea.solve(Generators(), exact=True).value == 5
+
+
+class GamblersRuin:
+    """A fair coin moves a gambler's fortune up or down by one until it is 0 or `n`: the
+    chance of reaching `n` from `start` is start / n (and the expected number of throws
+    start * (n - start), asked with `cost`)."""
+
+    def __init__(self, n: int, start: int, cost: int = 0) -> None:
+        self.n, self.first, self.cost = n, start, cost
+
+    def start(self) -> int:
+        return self.first
+
+    def expand(self, k: int):
+        if k == 0 or k == self.n:
+            return ("terminal", 0 if self.cost else int(k == self.n))
+        return ("chance", self.cost, [(k - 1, 1), (k + 1, 1)])
+
+
+def test_gamblers_ruin_to_100_in_floating_point() -> None:
+    solution = alea.solve(GamblersRuin(100, 16))
+    assert solution.cyclic and len(solution) == 101
+    assert abs(solution.value - 0.16) <= solution.error_bound <= 1e-12
+    for k in (1, 50, 99):
+        assert abs(solution.value_of(k) - k / 100) <= solution.error_bound
+
+
+def test_gamblers_ruin_to_1000_exactly() -> None:
+    solution = alea.solve(GamblersRuin(1000, 16), exact=True)
+    assert solution.value == Fraction(16, 1000)
+    assert solution.value_of(999) == Fraction(999, 1000)
+    steps = alea.solve(GamblersRuin(1000, 16, cost=1), exact=True)
+    assert steps.value == 16 * (1000 - 16)
+
+
+class PassLine:
+    """The pass-line bet of craps, won (+1) or lost (-1): the come-out roll wins on 7 or
+    11 and loses on 2, 3 or 12; any other total becomes the point, rolled again until it
+    comes back (a win) or a 7 comes (a loss)."""
+
+    ways = {t: 6 - abs(t - 7) for t in range(2, 13)}
+
+    def start(self):
+        return "come-out"
+
+    def expand(self, state):
+        if state in ("won", "lost"):
+            return ("terminal", 1 if state == "won" else -1)
+        successors: dict = {}
+        for total, ways in self.ways.items():
+            if state == "come-out":
+                after = (
+                    "won"
+                    if total in (7, 11)
+                    else "lost"
+                    if total in (2, 3, 12)
+                    else total
+                )
+            else:
+                after = "won" if total == state else "lost" if total == 7 else state
+            successors[after] = successors.get(after, 0) + ways
+        return ("chance", 0, successors)
+
+
+def test_a_bet_won_or_lost_is_worth_its_expected_payoff() -> None:
+    exact = alea.solve(PassLine(), exact=True)
+    assert exact.value == Fraction(-7, 495)
+    floating = alea.solve(PassLine())
+    assert abs(Fraction(floating.value) - Fraction(-7, 495)) <= Fraction(floating.error_bound)
+
+
+def test_payoffs_of_both_signs_where_a_game_may_go_on_forever_are_refused() -> None:
+    class Forever:
+        def start(self):
+            return "deciding"
+
+        def expand(self, s):
+            if s in (1, -1):
+                return ("terminal", s)
+            # Stay and decide again, or take a payoff of either sign.
+            return ("max", 0, {"wait": "deciding", "win": 1, "lose": -1})
+
+    with pytest.raises(alea.ModelError, match="'deciding'"):
+        alea.solve(Forever())
+
+
+def test_an_error_names_the_games_own_state() -> None:
+    class Empty:
+        def start(self):
+            return "the-start"
+
+        def expand(self, s):
+            return ("chance", 0, [])
+
+    with pytest.raises(alea.ModelError, match="the chance node at state 'the-start' has no"):
+        alea.solve(Empty())
+
+    class Spinning:
+        def start(self):
+            return "the-start"
+
+        def expand(self, s):
+            return ("chance", 1, [("elsewhere" if s == "the-start" else "the-start", 1)])
+
+    with pytest.raises(alea.ModelError, match="'the-start'"):
+        alea.solve(Spinning())

@@ -394,17 +394,35 @@ pub fn analyse(model: &Explicit, max_profiles: usize) -> Analysis {
     } else {
         Class::Payoff
     };
-    let sign_error = match class {
-        Class::Payoff => {
-            let payoffs = || {
-                reachable
-                    .iter()
-                    .filter(|&&s| node(s).role == Role::Terminal)
-                    .map(|&s| node(s).reward)
-            };
-            payoffs().any(|r| r > 0) && payoffs().any(|r| r < 0)
-        }
-        Class::Total => reachable.iter().any(|&s| node(s).reward < 0),
+    // The payoffs (terminals) or rewards (every node) whose signs count.
+    let counted = |s: u16| class == Class::Total || node(s).role == Role::Terminal;
+    let positive = reachable.iter().any(|&s| counted(s) && node(s).reward > 0);
+    let negative = reachable.iter().any(|&s| counted(s) && node(s).reward < 0);
+    if class == Class::Total && negative && !positive {
+        // Costs all at most 0: the negated game with the players exchanged, whose
+        // values are the negated values (an infinite one stays infinite, in size).
+        return analyse_negated(model, max_profiles);
+    }
+    // Values of both signs are defined, and wanted, where the players cannot keep the
+    // game going forever: for payoffs, among the states that can still reach a payoff
+    // other than 0 (the others are worth 0 however the game goes); for rewards, among
+    // all states but the terminals.
+    let sign_error = positive && negative && {
+        let nonzero: Vec<bool> = (0..model.nodes.len())
+            .map(|s| model.nodes[s].role == Role::Terminal && model.nodes[s].reward != 0)
+            .collect();
+        let region: Vec<u16> = reachable
+            .iter()
+            .copied()
+            .filter(|&s| {
+                node(s).role != Role::Terminal
+                    && (class == Class::Total || {
+                        let from = reach_from(model, s);
+                        (0..model.nodes.len()).any(|t| from[t] && nonzero[t])
+                    })
+            })
+            .collect();
+        !can_stay(model, &region).is_empty()
     };
     let has_max = reachable.iter().any(|&s| node(s).role == Role::Max);
     let has_min = reachable.iter().any(|&s| node(s).role == Role::Min);
@@ -542,11 +560,26 @@ pub fn analyse(model: &Explicit, max_profiles: usize) -> Analysis {
 /// non-terminal zero-reward nodes in which every chance node and uniform choice keeps
 /// all its successors and every maximising or minimising choice keeps at least one.
 fn zero_reward_component(model: &Explicit, reachable: &[u16]) -> Vec<u16> {
+    let zero: Vec<u16> = reachable
+        .iter()
+        .copied()
+        .filter(|&s| {
+            let node = &model.nodes[s as usize];
+            node.role != Role::Terminal && node.reward == 0
+        })
+        .collect();
+    can_stay(model, &zero)
+}
+
+/// The largest set of states of `region` (non-terminals) in which the players together
+/// can stay forever: every chance node and uniform choice keeps all its successors
+/// inside, every maximising or minimising choice at least one. Empty when they cannot.
+fn can_stay(model: &Explicit, region: &[u16]) -> Vec<u16> {
     let mut inside = vec![false; model.nodes.len()];
-    for &s in reachable {
-        let node = &model.nodes[s as usize];
-        inside[s as usize] = node.role != Role::Terminal && node.reward == 0;
+    for &s in region {
+        inside[s as usize] = true;
     }
+    let reachable = region;
     loop {
         let mut changed = false;
         for &s in reachable {
@@ -574,6 +607,30 @@ fn zero_reward_component(model: &Explicit, reachable: &[u16]) -> Vec<u16> {
         .collect()
 }
 
+/// [`analyse`] of the model with every reward negated and the players exchanged, its
+/// values negated back (an infinite value stays [`Val::Inf`]: infinite in size).
+fn analyse_negated(model: &Explicit, max_profiles: usize) -> Analysis {
+    let mut flipped = model.clone();
+    for node in &mut flipped.nodes {
+        node.reward = -node.reward;
+        node.role = match node.role {
+            Role::Max => Role::Min,
+            Role::Min => Role::Max,
+            other => other,
+        };
+    }
+    let mut a = analyse(&flipped, max_profiles);
+    std::mem::swap(&mut a.has_max, &mut a.has_min);
+    if let Some(values) = a.values.as_mut() {
+        for v in values.values_mut() {
+            if let Val::Fin(q) = v {
+                *q = -q.clone();
+            }
+        }
+    }
+    a
+}
+
 /// The kinds of random models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
@@ -581,11 +638,13 @@ pub enum Family {
     Wins,
     /// Payoff class, terminal payoffs at most 0.
     Losses,
-    /// Payoff class, terminal payoffs of both signs (mostly refused).
+    /// Payoff class, terminal payoffs of both signs (refused where the players could
+    /// keep the game going forever).
     Mixed,
     /// Total-reward class, rewards at least 0.
     Costs,
-    /// Total-reward class with a negative reward somewhere (refused if reachable).
+    /// Total-reward class with a negative reward somewhere (refused, with rewards of both
+    /// signs, where the players could keep the game going forever).
     NegativeCost,
 }
 

@@ -9,7 +9,8 @@
 
 use std::collections::HashMap;
 
-use alea_core::sparse::{ExactProbs, Goal, Sparse};
+use alea_core::form::{ExactProbs, Form};
+use alea_core::solve::Goal;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use rand::seq::index::sample;
@@ -25,11 +26,11 @@ pub fn q(n: i64, d: i64) -> Q {
 }
 
 /// The sparse form of a spec, exact probabilities interned.
-pub fn to_sparse(spec: &Spec) -> Sparse {
-    let mut m = Sparse {
+pub fn to_sparse(spec: &Spec) -> Form {
+    let mut m = Form {
         choices: vec![0],
         row: vec![0],
-        ..Sparse::default()
+        ..Form::default()
     };
     let mut ids: HashMap<Q, u32> = HashMap::new();
     let mut values: Vec<Q> = Vec::new();

@@ -53,8 +53,8 @@ impl Model for DiceModel {
 
 /// The expected number of throws by the engine's cyclic solver, in any arithmetic, with
 /// the number of states solved.
-pub fn solve_expected<V: alea_core::Value>(game: &Game) -> alea_core::Result<(V, usize)> {
+pub fn solve_expected<V: alea_core::Solvable>(game: &Game) -> alea_core::Result<(V, usize)> {
     let model = DiceModel::new(game);
-    let solution = alea_core::solve_cyclic::<_, V>(&model, &alea_core::Limits::default())?;
+    let solution = alea_core::solve_game::<_, V>(&model, &alea_core::Settings::default())?;
     Ok((solution.start_value().clone(), solution.len()))
 }

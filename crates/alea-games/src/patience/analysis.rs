@@ -64,7 +64,7 @@ pub fn winning_line(deal: &Deal) -> Result<Option<Vec<Move>>> {
     }
     let mut line = Vec::new();
     let mut from = alea_core::Model::start(&model);
-    for (_, to) in best_line(&model, &best, Goal::Maximise)? {
+    for (_, to) in best_line(&model, &best, Goal::Max)? {
         let (a, b) = move_between(from, to).expect("a move removes two cards");
         line.push((a + 1, b + 1));
         from = to;
@@ -90,7 +90,7 @@ pub fn hints<V: Value>(deal: &Deal) -> Result<Vec<MoveHint<V>>> {
     let (model, random) = solved::<V>(deal, Player::Random)?;
     let (_, best) = solved::<f64>(deal, Player::Best)?;
     let from = alea_core::Model::start(&model);
-    options(&model, &random, from, Goal::Maximise)?
+    options(&model, &random, from, Goal::Max)?
         .into_iter()
         .map(|o| {
             let (a, b) = move_between(from, o.to).expect("a move removes two cards");

@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use alea_core::{Expansion, Limits, Model, Value};
+use alea_core::numeric::round::FINEST;
+use alea_core::{Expansion, Limits, Model, Settings, Solvable};
 
 use super::rules::{check, Board, GameError, Overshoot, Piece, Rules};
 
@@ -91,14 +92,22 @@ impl From<alea_core::Error> for SolveError {
 /// reported as [`GameError::NeverFinishes`] from the board's moves alone, before any
 /// arithmetic, so no solver is ever asked for an infinite value. This is the one place
 /// the model is solved.
-pub fn expected_spins<V: Value>(
+pub fn expected_spins<V: Solvable>(
     board: &Board,
     rules: &Rules,
     limits: &Limits,
 ) -> Result<V, SolveError> {
     check(board, rules)?;
     let model = SnakesModel::new(board, rules);
-    let solution = alea_core::solve_cyclic::<_, V>(&model, limits)?;
+    // The finest precision the engine can certify, so that the decimals printed are
+    // right as far as `f64` allows (a board solved exactly where it is small enough).
+    let settings = Settings {
+        limits: *limits,
+        precision: FINEST,
+        strict: false,
+        ..Settings::default()
+    };
+    let solution = alea_core::solve_game::<_, V>(&model, &settings)?;
     Ok(solution.start_value().clone())
 }
 

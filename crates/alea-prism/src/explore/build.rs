@@ -10,7 +10,7 @@ use super::{describe_vals, ExploreError, Options, SUM_TOLERANCE};
 use crate::ast::ModelType;
 use crate::error::{Error, Span};
 use crate::program::{Ex, ExKind, Program, Ty};
-use alea_core::sparse::{ExactProbs, Sparse};
+use alea_core::form::{ExactProbs, Form};
 use rustc_hash::FxHashMap;
 
 /// An assignment `x' = e`.
@@ -475,7 +475,7 @@ struct Enabled {
 
 /// What exploration produces before it is wrapped for the caller.
 pub(crate) struct Built {
-    pub sparse: Sparse,
+    pub form: Form,
     pub arena: Vec<u64>,
     pub layout: Layout,
     pub actions: ActionList,
@@ -626,25 +626,26 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
         values: int.values,
         id: std::mem::take(&mut ex.ids),
     });
-    let mut sparse = Sparse {
+    let mut form = Form {
         choices: ex.choices,
         row: ex.row,
         to: ex.to,
         prob: ex.prob,
         exact,
         initial: initial_ids,
+        opponent: Vec::new(),
     };
-    sparse.choices.shrink_to_fit();
-    sparse.row.shrink_to_fit();
-    sparse.to.shrink_to_fit();
-    sparse.prob.shrink_to_fit();
-    if let Some(e) = &mut sparse.exact {
+    form.choices.shrink_to_fit();
+    form.row.shrink_to_fit();
+    form.to.shrink_to_fit();
+    form.prob.shrink_to_fit();
+    if let Some(e) = &mut form.exact {
         e.id.shrink_to_fit();
     }
     let mut actions = ex.actions;
     actions.shrink_to_fit();
     Ok(Built {
-        sparse,
+        form,
         arena: ex.store.into_arena(),
         layout: model.layout.clone(),
         actions,

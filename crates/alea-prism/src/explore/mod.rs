@@ -17,7 +17,7 @@
 //!   [`SUM_TOLERANCE`] in `f64`; exactly in exact mode) is an error naming the state.
 //!   A branch of probability 0 is dropped; equal targets of one choice are merged.
 //! - In exact mode probabilities are rationals (interned into
-//!   [`ExactProbs`](alea_core::sparse::ExactProbs)); each `f64` probability is the
+//!   [`ExactProbs`](alea_core::form::ExactProbs)); each `f64` probability is the
 //!   nearest to its rational. Conditions (guards, `? :`) are decided in `f64` in both
 //!   modes, as [`crate::eval`] decides them.
 //! - Expressions follow [`crate::eval`]. A guard's interval tests on variables
@@ -44,7 +44,7 @@ mod tests;
 use crate::ast::ModelType;
 use crate::error::{Error, Span};
 use crate::program::{Ex, Program, Ty};
-use alea_core::sparse::{ExactRewards, Rewards, Sparse};
+use alea_core::form::{ExactRewards, Form, Rewards};
 use alea_core::Exact;
 use build::{ActionList, CModel};
 use compile::{compile, is_constant, Code, Fault};
@@ -128,7 +128,7 @@ impl From<Error> for ExploreError {
 /// The explored model.
 #[derive(Clone, Debug)]
 pub struct Explored {
-    pub sparse: Sparse,
+    pub form: Form,
     /// The number of states without an enabled command (given a self-loop).
     pub deadlocks: usize,
     /// Those states, in increasing order.
@@ -153,7 +153,7 @@ pub fn explore(program: &Program, options: &Options) -> Result<Explored, Explore
         deadlocks: built.deadlocks.len(),
         deadlock_states: built.deadlocks,
         peak_bytes: built.peak_bytes,
-        sparse: built.sparse,
+        form: built.form,
         kind: program.kind,
         actions: built.actions,
         layout: built.layout,
@@ -244,15 +244,15 @@ struct Items {
 
 impl Explored {
     pub fn states(&self) -> usize {
-        self.sparse.states()
+        self.form.states()
     }
 
     pub fn transitions(&self) -> usize {
-        self.sparse.transitions()
+        self.form.transitions()
     }
 
     pub fn choices(&self) -> usize {
-        self.sparse.choice_count()
+        self.form.choice_count()
     }
 
     /// The action of choice `c` (an index into [`Program::actions`]); `None` for an
@@ -307,6 +307,11 @@ impl Explored {
         store::scan(&self.arena, self.layout.words, &key)
     }
 
+    /// State `s` as an error names it: `(x=3, b=true)`.
+    pub fn name(&self, s: usize) -> String {
+        self.describe_vals(&self.valuation(s as u32))
+    }
+
     fn describe_vals(&self, vals: &[i64]) -> String {
         describe_named(self.names.iter().map(|(n, b)| (n.as_str(), *b)), vals)
     }
@@ -339,7 +344,7 @@ impl Explored {
 
     fn initial_flags(&self) -> Vec<bool> {
         let mut flags = vec![false; self.states()];
-        for &s in &self.sparse.initial {
+        for &s in &self.form.initial {
             flags[s as usize] = true;
         }
         flags
@@ -432,7 +437,7 @@ impl Explored {
                     touched.push(slot);
                 }
             }
-            let choices = self.sparse.choices_of(s as usize);
+            let choices = self.form.choices_of(s as usize);
             if deadlock {
                 for _ in choices {
                     sums.choice(S::zero());

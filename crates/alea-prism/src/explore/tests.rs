@@ -177,13 +177,13 @@ type Choice<T> = (Option<u32>, Vec<(T, f64)>);
 
 /// The choices of state `s` as (action, [(target valuation, probability)]).
 fn choices_of(e: &Explored, s: u32) -> Vec<Choice<Vec<i64>>> {
-    e.sparse
+    e.form
         .choices_of(s as usize)
         .map(|c| {
             let t = e
-                .sparse
+                .form
                 .transitions_of(c)
-                .map(|t| (e.valuation(e.sparse.to[t]), e.sparse.prob[t]))
+                .map(|t| (e.valuation(e.form.to[t]), e.form.prob[t]))
                 .collect();
             (e.action(c), t)
         })
@@ -243,7 +243,7 @@ fn synchronised(kind: ModelType) -> Program {
 #[test]
 fn synchronised_mdp_has_one_choice_per_combination() {
     let e = run(&synchronised(ModelType::Mdp));
-    assert_eq!(e.sparse.initial, vec![0]);
+    assert_eq!(e.form.initial, vec![0]);
     assert_eq!(e.valuation(0), vec![0, 0]);
     let c = choices_of(&e, 0);
     assert_eq!(c.len(), 2);
@@ -446,7 +446,7 @@ fn zero_probabilities_drop_and_equal_targets_merge() {
         assert_eq!(e.transitions(), 2);
     }
     let e = run_exact(&p);
-    let x = e.sparse.exact.as_ref().unwrap();
+    let x = e.form.exact.as_ref().unwrap();
     assert_eq!(x.id.len(), 2);
     assert!(x.id.iter().all(|&i| x.values[i as usize] == ratio(1, 1)));
 }
@@ -473,25 +473,25 @@ fn exact_probabilities_are_interned() {
         &[],
     );
     let e = run_exact(&p);
-    let x = e.sparse.exact.as_ref().unwrap();
+    let x = e.form.exact.as_ref().unwrap();
     let third = ratio(1, 3);
-    let ids: Vec<u32> = e.sparse.transitions_of(0).map(|t| x.id[t]).collect();
+    let ids: Vec<u32> = e.form.transitions_of(0).map(|t| x.id[t]).collect();
     assert_eq!(ids.len(), 3);
     assert!(ids.iter().all(|&i| i == ids[0]));
     assert_eq!(x.values[ids[0] as usize], third);
-    assert_eq!(e.sparse.prob[0], 1.0 / 3.0);
+    assert_eq!(e.form.prob[0], 1.0 / 3.0);
     // Deadlocks get 1.
     assert_eq!(x.values[x.id[3] as usize], ratio(1, 1));
     // Without exact mode, no exact probabilities.
-    assert!(run(&p).sparse.exact.is_none());
+    assert!(run(&p).form.exact.is_none());
 }
 
 #[test]
 fn exact_dtmc_divides_among_commands_exactly() {
     let e = run_exact(&synchronised(ModelType::Dtmc));
-    let x = e.sparse.exact.as_ref().unwrap();
+    let x = e.form.exact.as_ref().unwrap();
     let mut got: Vec<Exact> = e
-        .sparse
+        .form
         .transitions_of(0)
         .map(|t| x.values[x.id[t] as usize].clone())
         .collect();
@@ -527,7 +527,7 @@ fn init_block_gives_every_satisfying_valuation() {
         bin(BinOp::Or, bvar(1), bin(BinOp::Eq, var(0), int(3))),
     ));
     let e = run(&p);
-    assert_eq!(e.sparse.initial, vec![0, 1, 2]);
+    assert_eq!(e.form.initial, vec![0, 1, 2]);
     let vals: Vec<Vec<i64>> = (0..3).map(|s| e.valuation(s)).collect();
     assert_eq!(vals, vec![vec![2, 1], vec![3, 0], vec![3, 1]]);
     assert_eq!(e.states(), 3);
@@ -836,7 +836,7 @@ fn text_dice_dtmc() {
     let r = e.rewards(&p, 0).unwrap();
     assert_eq!(r.state.iter().filter(|&&v| v == 1.0).count(), 7);
     let x = run_exact(&p);
-    let probs = x.sparse.exact.as_ref().unwrap();
+    let probs = x.form.exact.as_ref().unwrap();
     assert_eq!(probs.values.len(), 2, "1 and 1/2");
 }
 
@@ -915,7 +915,7 @@ fn text_init_block_and_labels() {
         label \"end\" = x = 9;",
     );
     let e = run(&p);
-    assert_eq!(e.sparse.initial, vec![0, 1, 2, 3]);
+    assert_eq!(e.form.initial, vec![0, 1, 2, 3]);
     assert_eq!(e.states(), 4 + 8);
     let end = &p.labels[0].1;
     assert_eq!(
@@ -1338,13 +1338,13 @@ fn random_programs_match_the_naive_explorer() {
                 "round {round} state {s}"
             );
             let mine: Vec<Choice<usize>> = e
-                .sparse
+                .form
                 .choices_of(s)
                 .map(|c| {
                     let t = e
-                        .sparse
+                        .form
                         .transitions_of(c)
-                        .map(|t| (e.sparse.to[t] as usize, e.sparse.prob[t]))
+                        .map(|t| (e.form.to[t] as usize, e.form.prob[t]))
                         .collect();
                     (e.action(c), t)
                 })
@@ -1363,16 +1363,13 @@ fn random_programs_match_the_naive_explorer() {
         // Exact mode gives the same graph, with rationals whose nearest f64 are the
         // probabilities.
         let x = run_exact(&p);
-        assert_eq!(x.sparse.to, e.sparse.to);
-        assert_eq!(x.sparse.row, e.sparse.row);
-        let probs = x.sparse.exact.as_ref().unwrap();
+        assert_eq!(x.form.to, e.form.to);
+        assert_eq!(x.form.row, e.form.row);
+        let probs = x.form.exact.as_ref().unwrap();
         for (t, &id) in probs.id.iter().enumerate() {
             let q = &probs.values[id as usize];
-            assert!(close(x.sparse.prob[t], e.sparse.prob[t]));
-            assert_eq!(
-                x.sparse.prob[t],
-                num_traits::ToPrimitive::to_f64(q).unwrap()
-            );
+            assert!(close(x.form.prob[t], e.form.prob[t]));
+            assert_eq!(x.form.prob[t], num_traits::ToPrimitive::to_f64(q).unwrap());
         }
         checked += 1;
         splits += build::CModel::new(&p, None).unwrap().splits();

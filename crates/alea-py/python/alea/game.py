@@ -23,17 +23,19 @@ A game is any object with two methods::
 The value of a node is its ``reward`` plus the weighted mean of its successors (chance)
 or the best of them (a choice). Rewards are integers (scale them when they are not).
 Both ``"max"`` and ``"min"`` in one game make a two-player zero-sum game. Cycles are
-allowed everywhere, through chance nodes and choices alike, with the rules of the
-engine's solver of cycles: either only terminals have rewards, all of one sign (the
-value is then the expected payoff, and a game that never ends is worth 0), or every
-reward is at least 0 (the value is the expected total, and a state from which the game
-may go on forever with positive probability is an error).
+allowed everywhere, through chance nodes and choices alike. Either only terminals have
+rewards (the value is then the expected payoff, and a game that never ends is worth
+0), or other nodes have some too (the value is the expected total, and a state from
+which the game may go on forever with positive probability is an error). Payoffs and
+rewards may have both signs wherever the players cannot keep the game going forever;
+where they could, they must all have one sign.
 
 How it runs: the game is explored first, holding the interpreter, with one ``expand``
 call per reachable state and one dict lookup per successor (that is the cost of
-Python); then the engine solves the explored graph without the interpreter, by its
-acyclic solver when no state can come back, else by its solver of cycles through
-choices (certified error bounds in floating point, or proven exact fractions).
+Python); then the engine solves it without the interpreter, with the same solvers as a
+model file given to :func:`alea.check`: certified error bounds in floating point, or
+proven exact fractions. Ctrl-C stops the solve too. An error names the state by its
+``repr``.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class Solution:
 
     Attributes: ``value`` (the start's), ``exact`` (values are ``Fraction``),
     ``error_bound`` (no float value is further than this from the true value: 0 when
-    exact, ``None`` when the game has no cycle and each value is a sum rounded once),
+    exact),
     ``states`` (how many), ``cyclic`` (whether some state can come back), and
     ``explore_seconds``/``solve_seconds`` (the time in the callbacks and in the engine).
     """
@@ -105,7 +107,7 @@ class Solution:
         return self._solved.exact
 
     @property
-    def error_bound(self) -> float | None:
+    def error_bound(self) -> float:
         """The certified bound on the error of every float value (see the class)."""
         return self._solved.error_bound
 
@@ -116,7 +118,7 @@ class Solution:
 
     @property
     def cyclic(self) -> bool:
-        """Whether some state can come back (the solver of cycles then ran)."""
+        """Whether some state can come back."""
         return self._solved.cyclic
 
     @property

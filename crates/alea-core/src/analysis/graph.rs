@@ -1,23 +1,24 @@
-//! Searches over the graph of a sparse model, before any arithmetic: the states that reach
-//! a set with some strategy or with every strategy, the classic sets of probability 0 and 1
-//! built from them, and the maximal end components of a region (the largest sets of states
-//! in which some strategy keeps the process forever, and each of whose states it can
-//! reach from the others).
+//! Searches over the graph of a form, before any arithmetic: the states that reach a set
+//! with some strategy or with every strategy (in a game: the attractor of one player
+//! against the other), the classic sets of probability 0 and 1 built from them, and the
+//! maximal end components of a region (the largest sets of states in which some strategy
+//! keeps the process forever, and each of whose states it can reach from the others).
 //!
 //! Every search runs backwards from a set over the predecessor lists, once per state and
 //! transition, except the nested fixed point for "probability 1 under the best strategy"
 //! and the end-component refinement, which repeat a linear pass until nothing changes
 //! (a few times on real models).
 
-use super::Sparse;
-use crate::stochastic::components::{components, Components};
+use super::components::{components, Components};
+use crate::form::Form;
+use crate::solve::Goal;
 
 /// No state, choice or component.
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A model with the reverse edges: for each state, the choices that may move into it.
 pub(crate) struct Graph<'a> {
-    pub m: &'a Sparse,
+    pub m: &'a Form,
     /// The state each choice belongs to.
     pub owner: Vec<u32>,
     /// `pred[pred_start[t]..pred_start[t + 1]]`: choices with a transition into `t`,
@@ -26,10 +27,16 @@ pub(crate) struct Graph<'a> {
     pred: Vec<u32>,
     /// Every state has one choice: a Markov chain.
     pub markov: bool,
+    /// Both players have a state with more than one choice: a two-player game. (When
+    /// only one of them has, the form is a decision process for that player's goal; see
+    /// [`Graph::goal`].)
+    pub game: bool,
+    /// Only the second player has choices to make.
+    second_only: bool,
 }
 
 impl<'a> Graph<'a> {
-    pub fn new(m: &'a Sparse) -> Self {
+    pub fn new(m: &'a Form) -> Self {
         let n = m.states();
         let nc = m.choice_count();
         let mut owner = vec![0u32; nc];
@@ -57,12 +64,170 @@ impl<'a> Graph<'a> {
             }
         }
         let markov = (0..n).all(|s| m.choices[s + 1] - m.choices[s] == 1);
+        let chooses = |second: bool| {
+            (0..n).any(|s| {
+                m.choices[s + 1] - m.choices[s] > 1
+                    && (!m.opponent.is_empty() && m.opponent[s]) == second
+            })
+        };
+        let (first, second) = if m.opponent.is_empty() {
+            (!markov, false)
+        } else {
+            (chooses(false), chooses(true))
+        };
         Graph {
             m,
             owner,
             pred_start,
             pred,
             markov,
+            game: first && second,
+            second_only: second && !first,
+        }
+    }
+
+    /// Whether state `s` belongs to the second player.
+    #[inline]
+    pub fn against(&self, s: usize) -> bool {
+        !self.m.opponent.is_empty() && self.m.opponent[s]
+    }
+
+    /// The goal of the one player who chooses, given the first player's: in a form whose
+    /// every choice is the second player's, the other goal. (In a game, see
+    /// [`Graph::goal_at`].)
+    pub fn goal(&self, first: Goal) -> Goal {
+        if self.second_only {
+            first.opposite()
+        } else {
+            first
+        }
+    }
+
+    /// The goal of the player who chooses at `s`.
+    #[inline]
+    pub fn goal_at(&self, first: Goal, s: usize) -> Goal {
+        if self.against(s) {
+            first.opposite()
+        } else {
+            first
+        }
+    }
+
+    /// In a game, the states of the player who wants `seed` reached (the maximiser of a
+    /// probability, the minimiser of a cost): `reacher` is that player's goal relative to
+    /// the first player's, `first`.
+    fn reaches(&self, first: Goal, reacher: Goal, s: usize) -> bool {
+        self.goal_at(first, s) == reacher
+    }
+
+    /// In a game, where the first player's goal is `first`: the states of `seed`, and
+    /// those of `through` from which the player whose goal is `reacher` reaches `seed`
+    /// with positive probability, whatever the other does (some choice of the reacher's
+    /// states, every choice of the other's, leads into the set).
+    pub fn attract(
+        &self,
+        seed: &[bool],
+        through: &[bool],
+        first: Goal,
+        reacher: Goal,
+    ) -> Vec<bool> {
+        let m = self.m;
+        let mut reached = seed.to_vec();
+        // Choices of each state still to lead into the set before it joins.
+        let mut left: Vec<u32> = (0..self.states())
+            .map(|s| {
+                if self.reaches(first, reacher, s) {
+                    1
+                } else {
+                    (m.choices[s + 1] - m.choices[s]) as u32
+                }
+            })
+            .collect();
+        let mut hit = vec![false; m.choice_count()];
+        let mut stack: Vec<u32> = (0..self.states() as u32)
+            .filter(|&s| seed[s as usize])
+            .collect();
+        while let Some(t) = stack.pop() {
+            for &c in self.preds(t as usize) {
+                let s = self.owner[c as usize] as usize;
+                if reached[s] || !through[s] || hit[c as usize] {
+                    continue;
+                }
+                hit[c as usize] = true;
+                left[s] -= 1;
+                if left[s] == 0 {
+                    reached[s] = true;
+                    stack.push(s as u32);
+                }
+            }
+        }
+        reached
+    }
+
+    /// In a game, where the first player's goal is `first`: the states from which the
+    /// player whose goal is `reacher` reaches `seed` with probability 1 through `through`,
+    /// whatever the other does (`seed` included). `via[s]` receives, for each such state
+    /// of the reacher in `through`, a choice that keeps probability 1 and moves nearer
+    /// `seed`.
+    ///
+    /// The nested fixed point: keep the candidates `z` (at first every state); find the
+    /// states that reach `seed` with positive probability over choices that stay among
+    /// the candidates (the reacher's: one such choice; the other's: every choice must be
+    /// one); those are the new candidates; repeat until they stay the same.
+    pub fn almost_sure(
+        &self,
+        seed: &[bool],
+        through: &[bool],
+        first: Goal,
+        reacher: Goal,
+        via: &mut [u32],
+    ) -> Vec<bool> {
+        let m = self.m;
+        let n = self.states();
+        let mut z: Vec<bool> = (0..n).map(|s| seed[s] || through[s]).collect();
+        loop {
+            // A choice is good while every successor is a candidate.
+            let good =
+                |c: usize, z: &[bool]| m.to[m.transitions_of(c)].iter().all(|&t| z[t as usize]);
+            let mut left: Vec<u32> = (0..n)
+                .map(|s| {
+                    if !z[s] || seed[s] {
+                        0
+                    } else if self.reaches(first, reacher, s) {
+                        1
+                    } else if m.choices_of(s).all(|c| good(c, &z)) {
+                        (m.choices[s + 1] - m.choices[s]) as u32
+                    } else {
+                        // The other player leaves the candidates: never joins.
+                        u32::MAX
+                    }
+                })
+                .collect();
+            let mut y = seed.to_vec();
+            let mut hit = vec![false; m.choice_count()];
+            let mut stack: Vec<u32> = (0..n as u32).filter(|&s| seed[s as usize]).collect();
+            while let Some(t) = stack.pop() {
+                for &c in self.preds(t as usize) {
+                    let (c, s) = (c as usize, self.owner[c as usize] as usize);
+                    if y[s] || !z[s] || !through[s] || hit[c] || left[s] == u32::MAX {
+                        continue;
+                    }
+                    hit[c] = true;
+                    if !good(c, &z) {
+                        continue;
+                    }
+                    left[s] -= 1;
+                    if left[s] == 0 {
+                        y[s] = true;
+                        via[s] = c as u32;
+                        stack.push(s as u32);
+                    }
+                }
+            }
+            if y == z {
+                return y;
+            }
+            z = y;
         }
     }
 
@@ -506,11 +671,11 @@ mod tests {
     use super::*;
 
     /// A model from lists of choices, each a list of (successor, probability).
-    pub(crate) fn model(states: &[&[&[(u32, f64)]]]) -> Sparse {
-        let mut m = Sparse {
+    pub(crate) fn model(states: &[&[&[(u32, f64)]]]) -> Form {
+        let mut m = Form {
             choices: vec![0],
             row: vec![0],
-            ..Sparse::default()
+            ..Form::default()
         };
         for choices in states {
             for choice in *choices {
@@ -589,5 +754,27 @@ mod tests {
         assert_eq!(ecs.get(0), &[0, 1]);
         // Without the sure moves back, nothing stays.
         assert!(g.end_components(&[true; 4], |c| c == 0 || c == 2).is_none());
+    }
+
+    #[test]
+    fn end_components_of_a_small_game() {
+        // 0 (choice) -> 1 or 4 (out); 1 (chance) -> 0 and 2; 2 (choice) -> 2 or 4;
+        // 3 (chance) -> 0 and 4; 4 ends.
+        let m = model(&[
+            &[&[(1, 1.0)], &[(4, 1.0)]],
+            &[&[(0, 0.5), (2, 0.5)]],
+            &[&[(2, 1.0)], &[(4, 1.0)]],
+            &[&[(0, 0.5), (4, 0.5)]],
+            &[&[(4, 1.0)]],
+        ]);
+        let g = Graph::new(&m);
+        let region = [true, true, true, true, false];
+        let ecs = g.end_components(&region, |_| true).unwrap();
+        // {2} alone (its self-loop); {0, 1} is no end component, since 1 may go to 2
+        // and never come back.
+        assert_eq!(ecs.count(), 1);
+        assert_eq!(ecs.get(0), &[2]);
+        assert_eq!(ecs.of[0], NONE);
+        assert_eq!(ecs.of[3], NONE);
     }
 }

@@ -17,17 +17,18 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 
-use super::graph::Graph;
-use super::interval::{midpoint, UNIT};
-use super::{Answer, ExactAnswer, ExactProbs, Goal, Sparse};
-use crate::value::Exact;
+use super::{Answer, ExactAnswer, Goal, Sides};
+use crate::analysis::graph::Graph;
+use crate::form::{ExactProbs, Form};
+use crate::numeric::round::{midpoint, UNIT};
+use crate::numeric::value::Exact;
 
 /// States per block of a parallel step, and the fewest states stepped in parallel.
 const BLOCK: usize = 1 << 12;
 const PARALLEL: usize = 1 << 15;
 
 /// The probability of reaching `target` within `k` steps through `stay`, in `f64`.
-pub(crate) fn until(g: &Graph, goal: Goal, stay: &[bool], target: &[bool], k: u64) -> Answer {
+pub(crate) fn until(g: &Graph, sides: &Sides, stay: &[bool], target: &[bool], k: u64) -> Answer {
     let n = g.states();
     let through: Vec<bool> = (0..n).map(|s| stay[s] && !target[s]).collect();
     // States that cannot reach the target at all stay at 0.
@@ -37,15 +38,15 @@ pub(crate) fn until(g: &Graph, goal: Goal, stay: &[bool], target: &[bool], k: u6
         .iter()
         .map(|&t| if t { [1.0, 1.0] } else { [0.0, 0.0] })
         .collect();
-    iterate(g.m, goal, &open, &[], start, k, true)
+    iterate(g.m, sides, &open, &[], start, k, true)
 }
 
 /// The reward gathered in the first `k` steps, in `f64`.
-pub(crate) fn cumulative(g: &Graph, goal: Goal, rew: &[f64], k: u64) -> Answer {
+pub(crate) fn cumulative(g: &Graph, sides: &Sides, rew: &[f64], k: u64) -> Answer {
     let n = g.states();
     iterate(
         g.m,
-        goal,
+        sides,
         &vec![true; n],
         rew,
         vec![[0.0, 0.0]; n],
@@ -56,7 +57,7 @@ pub(crate) fn cumulative(g: &Graph, goal: Goal, rew: &[f64], k: u64) -> Answer {
 
 /// Bounds on one choice's value (its reward, if any, plus its successors' values).
 #[inline(always)]
-fn choice(m: &Sparse, c: usize, rew: &[f64], x: &[[f64; 2]]) -> [f64; 2] {
+fn choice(m: &Form, c: usize, rew: &[f64], x: &[[f64; 2]]) -> [f64; 2] {
     let range = m.transitions_of(c);
     let (mut lo, mut hi) = if rew.is_empty() {
         (0.0, 0.0)
@@ -75,11 +76,11 @@ fn choice(m: &Sparse, c: usize, rew: &[f64], x: &[[f64; 2]]) -> [f64; 2] {
 
 /// The new bounds of state `s` from `x`.
 #[inline(always)]
-fn state(m: &Sparse, goal: Goal, s: usize, rew: &[f64], x: &[[f64; 2]], clamp: bool) -> [f64; 2] {
+fn state(m: &Form, sides: &Sides, s: usize, rew: &[f64], x: &[[f64; 2]], clamp: bool) -> [f64; 2] {
     let mut best: Option<[f64; 2]> = None;
     for c in m.choices_of(s) {
         let v = choice(m, c, rew, x);
-        best = Some(match (best, goal) {
+        best = Some(match (best, sides.at(s)) {
             (None, _) => v,
             (Some([l, h]), Goal::Max) => [l.max(v[0]), h.max(v[1])],
             (Some([l, h]), Goal::Min) => [l.min(v[0]), h.min(v[1])],
@@ -95,8 +96,8 @@ fn state(m: &Sparse, goal: Goal, s: usize, rew: &[f64], x: &[[f64; 2]], clamp: b
 
 /// One step over the open states, from `cur` into `next`; whether anything changed.
 fn step(
-    m: &Sparse,
-    goal: Goal,
+    m: &Form,
+    sides: &Sides,
     open: &[bool],
     rew: &[f64],
     cur: &[[f64; 2]],
@@ -108,7 +109,7 @@ fn step(
         for (i, slot) in out.iter_mut().enumerate() {
             let s = first + i;
             if open[s] {
-                let v = state(m, goal, s, rew, cur, clamp);
+                let v = state(m, sides, s, rew, cur, clamp);
                 changed |= v != cur[s];
                 *slot = v;
             }
@@ -126,8 +127,8 @@ fn step(
 }
 
 fn iterate(
-    m: &Sparse,
-    goal: Goal,
+    m: &Form,
+    sides: &Sides,
     open: &[bool],
     rew: &[f64],
     start: Vec<[f64; 2]>,
@@ -138,7 +139,7 @@ fn iterate(
     let mut prev = cur.clone();
     let mut steps = 0;
     while steps < k {
-        let changed = step(m, goal, open, rew, &cur, &mut prev, clamp);
+        let changed = step(m, sides, open, rew, &cur, &mut prev, clamp);
         std::mem::swap(&mut cur, &mut prev);
         steps += 1;
         if !changed {
@@ -158,7 +159,7 @@ fn iterate(
                 let v = mid(choice(m, c, rew, &prev));
                 let better = match best {
                     None => true,
-                    Some((b, _)) => match goal {
+                    Some((b, _)) => match sides.at(s) {
                         Goal::Max => v > b,
                         Goal::Min => v < b,
                     },
@@ -212,7 +213,7 @@ fn iterate(
 pub(crate) fn until_exact(
     g: &Graph,
     ex: &ExactProbs,
-    goal: Goal,
+    sides: &Sides,
     stay: &[bool],
     target: &[bool],
     k: u64,
@@ -225,14 +226,14 @@ pub(crate) fn until_exact(
         .iter()
         .map(|&t| if t { Exact::one() } else { Exact::zero() })
         .collect();
-    iterate_exact(g.m, ex, goal, &open, None, start, k)
+    iterate_exact(g.m, ex, sides, &open, None, start, k)
 }
 
 /// The reward gathered in the first `k` steps, exactly.
 pub(crate) fn cumulative_exact(
     g: &Graph,
     ex: &ExactProbs,
-    goal: Goal,
+    sides: &Sides,
     rew: &[Exact],
     k: u64,
 ) -> ExactAnswer {
@@ -240,7 +241,7 @@ pub(crate) fn cumulative_exact(
     iterate_exact(
         g.m,
         ex,
-        goal,
+        sides,
         &vec![true; n],
         Some(rew),
         vec![Exact::zero(); n],
@@ -256,9 +257,9 @@ pub(crate) fn cumulative_exact(
 /// all the same). All values of a step share the denominator, so choices are compared
 /// as integers.
 fn iterate_exact(
-    m: &Sparse,
+    m: &Form,
     ex: &ExactProbs,
-    goal: Goal,
+    sides: &Sides,
     open: &[bool],
     rew: Option<&[Exact]>,
     start: Vec<Exact>,
@@ -307,7 +308,7 @@ fn iterate_exact(
                     }
                     let better = match &best {
                         None => true,
-                        Some((b, _)) => match goal {
+                        Some((b, _)) => match sides.at(s) {
                             Goal::Max => v > *b,
                             Goal::Min => v < *b,
                         },

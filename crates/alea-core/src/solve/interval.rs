@@ -44,6 +44,29 @@
 //! cost). A guess refused within [`CERTIFY_SWEEPS`] leaves the bounds as they were, and the
 //! next is tried after four times as many sweeps.
 //!
+//! Two players. In a game each state takes the best of its choices for its own player.
+//! The value of a probability is still the least fixed point, and the upper bounds still
+//! stall where the players together could stay forever; but an end component cannot be
+//! collapsed (the minimiser may not want to leave by the maximiser's best exit). Its
+//! upper bounds are lowered instead ("deflated"): within the end components of the game
+//! in which the minimiser keeps only his moves that are best for the lower bounds, the
+//! minimiser can keep the game inside unless the maximiser leaves, and staying forever is
+//! worth 0, so no state there is worth more than the maximiser's best exit. Guesses are
+//! then tested on the upper side only: with end components left, the operator may have
+//! more than one fixed point, and `l <= B(l)` proves nothing.
+//!
+//! Payoffs. A probability is the payoff of a target worth 1; a question may give its
+//! targets other values (a game's terminal payoffs, all at least 0): the upper bounds
+//! start at the greatest of them, and everything else is as for probabilities.
+//!
+//! Chains that hardly leave. Where a component has no choice to make (a Markov chain)
+//! and its iteration cannot close the gap (a process that returns a billion times
+//! before it leaves: every sweep's rounding, however small, is then multiplied by as
+//! much), its linear system is solved exactly instead, once with its exits' lower
+//! bounds and once with their upper ones (its values grow with its exits'), and the
+//! two solutions rounded outward: bounds as sound as the iteration's, and as close as
+//! `f64` allows. This needs the model's exact probabilities.
+//!
 //! Self-loops. A choice whose transitions partly stay in its own node is solved in
 //! closed form: taken until it leaves, it is worth `(reward + sum of p * v over the
 //! leaving transitions) / (probability of leaving)`. The operator with these closed forms
@@ -55,11 +78,24 @@
 //! probability: the lower bound is rounded down and the upper bound up, so they stay
 //! bounds of the exact values.
 
-use super::graph::{EndComponents, Graph, NONE};
-use super::setup::{Kind, Setup, INFINITE, ONE, UNKNOWN, ZERO};
-use super::{Answer, Goal, Sparse};
-use crate::error::{Error, Result};
 use rayon::prelude::*;
+
+use super::setup::{Kind, Setup, INFINITE, ONE, TARGET, UNKNOWN, ZERO};
+use super::{Answer, Goal};
+use crate::analysis::graph::{EndComponents, Graph, NONE};
+use crate::error::{Error, Result};
+use crate::form::Form;
+use crate::guard::Stop;
+use num_traits::Zero;
+
+use super::exact::prob;
+use crate::form::ExactProbs;
+use crate::numeric::elim::Row;
+use crate::numeric::modular;
+use crate::numeric::rational::Sum;
+use crate::numeric::round::{above, below, clamp_precision, fmax, fmin, midpoint, UNIT};
+use crate::numeric::settle::Settle;
+use crate::numeric::value::Exact;
 
 /// Sweeps of a component after which, if its bounds have not met, a guess is tried.
 const GUESS_AFTER: u64 = 32;
@@ -67,22 +103,37 @@ const GUESS_AFTER: u64 = 32;
 const SLOW: f64 = 16.0;
 /// Sweeps that test a guess before it is given up.
 const CERTIFY_SWEEPS: u64 = 64;
+/// How many margins, each sixteen times the last, a guess is tried at when the
+/// precision need not be met (see [`Solver::certify`]).
+const WIDEN: usize = 7;
+
+/// How a guess fared.
+enum Held {
+    /// Refused: the bounds are as they were.
+    No,
+    /// Certified within the margin the precision allows.
+    Within,
+    /// Certified only further out: rounding keeps the bounds from coming closer.
+    Wider,
+}
 
 /// Sweeps over one component before it is given up on.
 pub(crate) const MAX_SWEEPS: u64 = 1_000_000;
 
-/// The unit roundoff of `f64`: one rounding errs by at most this, relatively.
-pub(crate) const UNIT: f64 = f64::EPSILON / 2.0;
+/// The most states of a chain component solved exactly when its iteration stalls: the
+/// elimination's fill-in may grow with the square of the size.
+const EXACT_CHAIN: usize = 1 << 15;
+/// How many coefficients per coefficient of its chain that exact solve may hold, and
+/// write: a chain whose elimination fills in more (far-apart states linked) is left to
+/// the iteration's bounds, as its values are long as well.
+const EXACT_FILL: usize = 4;
+const EXACT_WORK: usize = 16;
 
 /// Marks a node that is a collapsed end component (its number in the low bits).
 pub(super) const COLLAPSED: u32 = 1 << 31;
 /// Marks a state with a choice that may stay in it: its value needs the closed form
 /// (the other states take a leaner path).
 pub(super) const TANGLED: u32 = 1 << 30;
-
-/// The smallest precision asked of the iteration: below it, rounding keeps the bounds
-/// apart on most models.
-pub(crate) const FINEST: f64 = 1e-15;
 
 /// The bounds on every state (exact where decided), the strategy read off them, and the
 /// sweeps made.
@@ -92,48 +143,92 @@ pub(crate) struct Solved {
     pub sweeps: u64,
 }
 
-/// The precision actually aimed at.
-pub(crate) fn clamp_precision(precision: f64) -> f64 {
-    if precision >= FINEST {
-        precision
-    } else {
-        FINEST
+/// What the iteration is asked besides the graph.
+pub(crate) struct Job<'a> {
+    pub setup: &'a Setup,
+    /// The reward of each choice (its state's and its own) for expected rewards; empty
+    /// for probabilities.
+    pub rew: &'a [f64],
+    /// What each target is worth (the states of class [`ONE`] and [`TARGET`]); empty: 1
+    /// for a probability's targets, 0 for a reward's.
+    pub values: &'a [f64],
+    pub precision: f64,
+    /// A component whose bounds do not meet is an error; otherwise it is left as close
+    /// as its iteration could bring them (a first guess for the exact solver, or the
+    /// closest bounds rounding allows, with the error bound they give).
+    pub strict: bool,
+    pub stop: &'a Stop,
+    /// A state's name in an error.
+    pub names: &'a dyn Fn(usize) -> String,
+}
+
+/// The value a decided state starts with (and keeps): 0, the greatest target value
+/// `top`, infinity, or its own target value.
+fn decided(class: u8, s: usize, values: &[f64], top: f64) -> f64 {
+    match class {
+        ZERO => 0.0,
+        ONE => top,
+        INFINITE => f64::INFINITY,
+        _ => values.get(s).copied().unwrap_or(0.0),
     }
 }
 
-/// Bounds on the value of every open state of `setup`, within `precision`. `rew` is the
-/// reward of each choice (its state's and its own) for expected rewards, empty for
-/// probabilities. With `strict`, a component whose bounds do not meet is an error;
-/// without, it is left as it is (a first guess for the exact solver).
-pub(crate) fn solve(
-    g: &Graph,
-    setup: &Setup,
-    rew: &[f64],
-    precision: f64,
-    strict: bool,
-) -> Result<Solved> {
+/// The greatest value of a target: 1 for a probability, the greatest payoff otherwise.
+fn greatest(job: &Job) -> f64 {
+    if job.values.is_empty() {
+        1.0
+    } else {
+        (0..job.setup.class.len())
+            .filter(|&s| matches!(job.setup.class[s], ONE | TARGET))
+            .map(|s| job.values[s])
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Bounds on the value of every open state of the job's setup, within its precision.
+pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
+    let setup = job.setup;
+    let rew = job.rew;
     let m = g.m;
     let n = g.states();
     let unknown = setup.unknown();
-    let top = match setup.kind {
-        Kind::Until => 1.0,
+    let top = greatest(job);
+    let start_hi = match setup.kind {
+        Kind::Until => top,
         Kind::Reward => f64::INFINITY,
     };
     let mut x: Vec<[f64; 2]> = setup
         .class
         .iter()
-        .map(|&c| match c {
-            ZERO => [0.0, 0.0],
-            ONE => [1.0, 1.0],
-            INFINITE => [f64::INFINITY, f64::INFINITY],
-            _ => [0.0, top],
+        .enumerate()
+        .map(|(s, &c)| match c {
+            UNKNOWN => [0.0, start_hi],
+            _ => {
+                let v = decided(c, s, job.values, top);
+                [v, v]
+            }
         })
         .collect();
     let ecs = match (setup.kind, setup.goal) {
-        _ if g.markov => None,
+        _ if g.markov || setup.game => None,
         (Kind::Until, Goal::Max) => g.end_components(&unknown, |_| true),
         (Kind::Reward, Goal::Min) => g.end_components(&unknown, |c| rew[c] == 0.0),
         _ => None,
+    };
+    // In a game, where the players together could stay forever among open states: the
+    // upper bounds of a probability are deflated (see the module's comment), and a cost
+    // that nothing makes positive there is refused, as the engine cannot yet tell how a
+    // minimiser who must leave such a cycle does best.
+    let staying = setup.game && g.end_components(&unknown, |_| true).is_some();
+    if setup.game && setup.kind == Kind::Reward {
+        if let Some(free) = g.end_components(&unknown, |c| rew[c] == 0.0) {
+            return Err(Error::ZeroRewardCycle((job.names)(free.get(0)[0] as usize)));
+        }
+    }
+    let maximise = if setup.game {
+        (0..n).map(|s| setup.goal_at(g, s) == Goal::Max).collect()
+    } else {
+        Vec::new()
     };
     let solver = Solver {
         m,
@@ -142,7 +237,12 @@ pub(crate) fn solve(
         kind: setup.kind,
         rew,
         ecs,
-        tol: 1.9 * clamp_precision(precision),
+        tol: 1.9 * clamp_precision(job.precision),
+        top,
+        maximise,
+        staying,
+        strict: job.strict,
+        stop: job.stop,
     };
     let comps = g.components_within(&unknown);
     let mut comp_of = vec![NONE; n];
@@ -204,13 +304,17 @@ pub(crate) fn solve(
         nodes.sort_unstable_by_key(|&v| solver.first(v));
         let mut done = 0;
         let met = match setup.kind {
+            Kind::Until if solver.staying => {
+                solver.deflated_component(&nodes, &mut x, upstream, &mut done)
+            }
             Kind::Until => solver.until_component(&nodes, &mut x, &mut local, upstream, &mut done),
             Kind::Reward => {
                 solver.reward_component(&nodes, &mut x, &mut local, upstream, &mut done)
             }
-        };
+        }?;
         sweeps += done;
-        if !met && strict {
+        let met = met || solver.exact_chain(&nodes, &mut x, &mut local);
+        if !met && job.strict {
             let gap = |v: u32| {
                 let [lo, hi] = x[solver.first(v) as usize];
                 (hi - lo) / lo.max(1.0)
@@ -222,7 +326,7 @@ pub(crate) fn solve(
                 .expect("a component has nodes");
             let s = solver.first(worst) as usize;
             return Err(Error::NotConverged(
-                format!("{s}"),
+                (job.names)(s),
                 done,
                 format!("bounds {:e} and {:e}", x[s][0], x[s][1]),
             ));
@@ -238,21 +342,22 @@ pub(crate) fn solve(
 
 /// The answer from the bounds: the midpoints, and the largest distance from a midpoint
 /// to the value it stands for (relative above 1), its own rounding included.
-pub(crate) fn answer(setup: &Setup, solved: Solved) -> Answer {
+pub(crate) fn answer(job: &Job, solved: Solved) -> Answer {
+    let setup = job.setup;
+    let top = greatest(job);
     let mut error_bound: f64 = 0.0;
     let values = setup
         .class
         .iter()
         .zip(&solved.x)
-        .map(|(&class, &[lo, hi])| match class {
-            ZERO => 0.0,
-            ONE => 1.0,
-            INFINITE => f64::INFINITY,
-            _ => {
+        .enumerate()
+        .map(|(s, (&class, &[lo, hi]))| match class {
+            UNKNOWN => {
                 let (mid, err) = midpoint(lo, hi);
                 error_bound = error_bound.max(err);
                 mid
             }
+            _ => decided(class, s, job.values, top),
         })
         .collect();
     let pinned = setup
@@ -269,15 +374,6 @@ pub(crate) fn answer(setup: &Setup, solved: Solved) -> Answer {
         pinned,
         before: None,
     }
-}
-
-/// The midpoint of `[lo, hi]` and how far it may be from a value in the interval,
-/// absolute up to 1 and relative above, its rounding included.
-pub(crate) fn midpoint(lo: f64, hi: f64) -> (f64, f64) {
-    let half = (hi - lo) / 2.0;
-    let mid = lo + half;
-    let err = (half * (1.0 + 4.0 * UNIT) + 2.0 * UNIT * mid) / lo.max(1.0);
-    (mid, err)
 }
 
 /// What one sweep saw.
@@ -383,43 +479,6 @@ impl Pace {
     }
 }
 
-/// When a component's sweeps may stop. Its bounds can never be closer than its exits'
-/// (a state's gap is at least a mean of its successors'), so a component that stopped just
-/// within the tolerance would leave the components before it just above: a component
-/// that others lead into is swept until a quarter of the tolerance, or, once within it,
-/// until the gap stops shrinking; one that nothing leads into, until the tolerance.
-struct Settle {
-    /// The gap (relative to the tolerance) that is enough.
-    enough: f64,
-    /// The worst gap (relative to the tolerance) some sweeps ago, and the sweeps since.
-    mark: f64,
-    since: u32,
-}
-
-impl Settle {
-    fn new(upstream: bool) -> Self {
-        Settle {
-            enough: if upstream { 0.25 } else { 1.0 },
-            mark: f64::INFINITY,
-            since: 0,
-        }
-    }
-
-    fn done(&mut self, worst: f64) -> bool {
-        if worst <= self.enough {
-            return true;
-        }
-        self.since += 1;
-        if self.since >= 16 {
-            let stalled = worst > self.mark * 0.99;
-            self.mark = worst;
-            self.since = 0;
-            return worst <= 1.0 && stalled;
-        }
-        false
-    }
-}
-
 /// Where a sweep reads bounds: the whole array, or a window of it that a block of a
 /// parallel sweep updates on its own (states outside the window read as they were).
 trait View {
@@ -471,29 +530,10 @@ enum Plan<'n> {
     },
 }
 
-/// The larger of two numbers, neither NaN (a plain comparison: `f64::max` also tests
-/// for NaN, which costs the hot loop instructions).
-#[inline(always)]
-fn fmax(a: f64, b: f64) -> f64 {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
-
-#[inline(always)]
-fn fmin(a: f64, b: f64) -> f64 {
-    if a < b {
-        a
-    } else {
-        b
-    }
-}
-
 pub(super) struct Solver<'a> {
-    pub(super) m: &'a Sparse,
+    pub(super) m: &'a Form,
     pub(super) g: &'a Graph<'a>,
+    /// The goal of the player who chooses (of the first player, in a game).
     pub(super) goal: Goal,
     kind: Kind,
     pub(super) rew: &'a [f64],
@@ -501,7 +541,22 @@ pub(super) struct Solver<'a> {
     /// How far apart the bounds may end (relative above 1): a little under twice the
     /// precision, leaving room for the midpoint's rounding.
     tol: f64,
+    /// The greatest value of a probability's target.
+    top: f64,
+    /// In a game: whether each state's player maximises (empty otherwise).
+    maximise: Vec<bool>,
+    /// In a game: the players together could stay forever among the open states.
+    staying: bool,
+    /// The precision must be met (see [`Job::strict`]).
+    strict: bool,
+    stop: &'a Stop,
 }
+
+/// How a sweep picks among a state's choices: always the greatest, always the least, or
+/// as each state's player (a game). Fixed at compile time in the hot loop.
+const MAXIMISE: u8 = 0;
+const MINIMISE: u8 = 1;
+const EACH: u8 = 2;
 
 impl Solver<'_> {
     /// The collapsed end component of `s`, or [`NONE`].
@@ -582,11 +637,21 @@ impl Solver<'_> {
         }
     }
 
-    /// The better of two bounds pairs for the goal (each bound on its own: the best of
-    /// lower bounds is a lower bound on the best).
+    /// The goal at state `s`: its player's.
     #[inline(always)]
-    fn pick(&self, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
-        match (best, self.goal) {
+    pub(super) fn goal_at(&self, s: usize) -> Goal {
+        match self.maximise.get(s) {
+            Some(true) => Goal::Max,
+            Some(false) => Goal::Min,
+            None => self.goal,
+        }
+    }
+
+    /// The better of two bounds pairs for the goal at state `s` (each bound on its own:
+    /// the best of lower bounds is a lower bound on the best).
+    #[inline(always)]
+    fn pick(&self, s: usize, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
+        match (best, self.goal_at(s)) {
             (None, _) => v,
             (Some([l, h]), Goal::Max) => [l.max(v[0]), h.max(v[1])],
             (Some([l, h]), Goal::Min) => [l.min(v[0]), h.min(v[1])],
@@ -601,7 +666,7 @@ impl Solver<'_> {
             let s = node & !TANGLED;
             for c in self.m.choices_of(s as usize) {
                 if let Some(v) = self.choice::<R, V>(c, x, |t| t == s) {
-                    best = Some(self.pick(best, v));
+                    best = Some(self.pick(s as usize, best, v));
                 }
             }
         } else {
@@ -610,7 +675,7 @@ impl Solver<'_> {
             for &s in ecs.get(e) {
                 for c in self.m.choices_of(s as usize) {
                     if let Some(v) = self.choice::<R, V>(c, x, |t| ecs.of[t as usize] == e) {
-                        best = Some(self.pick(best, v));
+                        best = Some(self.pick(s as usize, best, v));
                     }
                 }
             }
@@ -622,12 +687,18 @@ impl Solver<'_> {
     /// choice's reward plus its successors' bounds weighted by probability, with the
     /// margins of [`Solver::choice`], in a lean loop (the hot path of every sweep). A
     /// choice that may reach a state of infinite value (only for the least reward) is
-    /// infinite and never the least.
+    /// infinite and never the least. `MODE` says how the best is picked ([`MAXIMISE`],
+    /// [`MINIMISE`] or [`EACH`] state as its player).
     #[inline(always)]
-    fn lean<const R: bool, const MAX: bool, V: View + ?Sized>(&self, s: u32, x: &V) -> [f64; 2] {
+    fn lean<const R: bool, const MODE: u8, V: View + ?Sized>(&self, s: u32, x: &V) -> [f64; 2] {
         let m = self.m;
         let s = s as usize;
-        let init = if MAX {
+        let max = match MODE {
+            MAXIMISE => true,
+            MINIMISE => false,
+            _ => self.maximise[s],
+        };
+        let init = if max {
             f64::NEG_INFINITY
         } else {
             f64::INFINITY
@@ -648,7 +719,7 @@ impl Solver<'_> {
             let e = f64::from(2 * (b - a) as u32 + 4) * UNIT;
             lo *= 1.0 - e;
             hi *= 1.0 + e;
-            if MAX {
+            if max {
                 best_lo = fmax(best_lo, lo);
                 best_hi = fmax(best_hi, hi);
             } else {
@@ -681,7 +752,7 @@ impl Solver<'_> {
         if let Some([lo, hi]) = v {
             let lo = lo.max(0.0);
             let hi = match self.kind {
-                Kind::Until => hi.min(1.0),
+                Kind::Until => hi.min(self.top),
                 Kind::Reward => hi,
             };
             self.write(node, x, [lo, hi.max(lo)]);
@@ -720,27 +791,38 @@ impl Solver<'_> {
     /// alternating directions).
     fn sweep<const R: bool>(&self, plan: &mut Plan, x: &mut [[f64; 2]], verify: Verify) -> Sweep {
         let Verify { lo, hi } = verify;
-        match (self.goal == Goal::Max, lo, hi) {
-            (true, false, false) => self.sweep_as::<R, true, false, false>(plan, x),
-            (true, false, true) => self.sweep_as::<R, true, false, true>(plan, x),
-            (true, true, false) => self.sweep_as::<R, true, true, false>(plan, x),
-            (true, true, true) => self.sweep_as::<R, true, true, true>(plan, x),
-            (false, false, false) => self.sweep_as::<R, false, false, false>(plan, x),
-            (false, false, true) => self.sweep_as::<R, false, false, true>(plan, x),
-            (false, true, false) => self.sweep_as::<R, false, true, false>(plan, x),
-            (false, true, true) => self.sweep_as::<R, false, true, true>(plan, x),
+        let mode = if !self.maximise.is_empty() {
+            EACH
+        } else if self.goal == Goal::Max {
+            MAXIMISE
+        } else {
+            MINIMISE
+        };
+        match (mode, lo, hi) {
+            (MAXIMISE, false, false) => self.sweep_as::<R, MAXIMISE, false, false>(plan, x),
+            (MAXIMISE, false, true) => self.sweep_as::<R, MAXIMISE, false, true>(plan, x),
+            (MAXIMISE, true, false) => self.sweep_as::<R, MAXIMISE, true, false>(plan, x),
+            (MAXIMISE, true, true) => self.sweep_as::<R, MAXIMISE, true, true>(plan, x),
+            (MINIMISE, false, false) => self.sweep_as::<R, MINIMISE, false, false>(plan, x),
+            (MINIMISE, false, true) => self.sweep_as::<R, MINIMISE, false, true>(plan, x),
+            (MINIMISE, true, false) => self.sweep_as::<R, MINIMISE, true, false>(plan, x),
+            (MINIMISE, true, true) => self.sweep_as::<R, MINIMISE, true, true>(plan, x),
+            (_, false, false) => self.sweep_as::<R, EACH, false, false>(plan, x),
+            (_, false, true) => self.sweep_as::<R, EACH, false, true>(plan, x),
+            (_, true, false) => self.sweep_as::<R, EACH, true, false>(plan, x),
+            (_, true, true) => self.sweep_as::<R, EACH, true, true>(plan, x),
         }
     }
 
-    /// [`Solver::sweep`] for one goal (`MAX`) and mode (`VL`, `VH`: the sides verified),
+    /// [`Solver::sweep`] for one way of picking (`MODE`) and mode (`VL`, `VH`: the sides verified),
     /// fixed at compile time so that the hot loop tests none of them.
-    fn sweep_as<const R: bool, const MAX: bool, const VL: bool, const VH: bool>(
+    fn sweep_as<const R: bool, const MODE: u8, const VL: bool, const VH: bool>(
         &self,
         plan: &mut Plan,
         x: &mut [[f64; 2]],
     ) -> Sweep {
         match plan {
-            Plan::Serial(nodes) => self.serial::<R, MAX, VL, VH>(nodes, x),
+            Plan::Serial(nodes) => self.serial::<R, MODE, VL, VH>(nodes, x),
             Plan::Blocks {
                 singles,
                 collapsed,
@@ -755,7 +837,7 @@ impl Solver<'_> {
                         let last = self.first(block[block.len() - 1]);
                         own.clear();
                         own.extend_from_slice(&shared[first as usize..=last as usize]);
-                        self.block::<R, MAX, VL, VH>(block, shared, own, first)
+                        self.block::<R, MODE, VL, VH>(block, shared, own, first)
                     })
                     .collect();
                 let mut st = Sweep::default();
@@ -766,7 +848,7 @@ impl Solver<'_> {
                 for part in parts {
                     st.merge(part);
                 }
-                st.merge(self.serial::<R, MAX, VL, VH>(collapsed, x));
+                st.merge(self.serial::<R, MODE, VL, VH>(collapsed, x));
                 st
             }
         }
@@ -812,7 +894,7 @@ impl Solver<'_> {
     // The statistics live in locals: the loop is bound by the instructions each node
     // takes and by the latency of the successors' bounds, and the leaner the body, the
     // more of those reads the processor keeps in flight.
-    fn serial<const R: bool, const MAX: bool, const VL: bool, const VH: bool>(
+    fn serial<const R: bool, const MODE: u8, const VL: bool, const VH: bool>(
         &self,
         nodes: &[u32],
         x: &mut [[f64; 2]],
@@ -820,7 +902,7 @@ impl Solver<'_> {
         let mut st = Sweep::default();
         for &node in nodes.iter().rev() {
             if node & (COLLAPSED | TANGLED) == 0 {
-                let v = self.lean::<R, MAX, _>(node, &*x);
+                let v = self.lean::<R, MODE, _>(node, &*x);
                 let s = node as usize;
                 x[s] = self.update::<R, VL, VH>(&mut st, v, x[s]);
                 continue;
@@ -837,7 +919,7 @@ impl Solver<'_> {
 
     /// One block of a parallel sweep: single states only, within `own`, the window of
     /// the bounds from state `first` on.
-    fn block<const R: bool, const MAX: bool, const VL: bool, const VH: bool>(
+    fn block<const R: bool, const MODE: u8, const VL: bool, const VH: bool>(
         &self,
         block: &[u32],
         x: &[[f64; 2]],
@@ -852,7 +934,7 @@ impl Solver<'_> {
                 first,
             };
             let v = if node & TANGLED == 0 {
-                self.lean::<R, MAX, _>(node, &view)
+                self.lean::<R, MODE, _>(node, &view)
             } else {
                 match self.node::<R, _>(node, &view) {
                     Some(v) => v,
@@ -872,6 +954,11 @@ impl Solver<'_> {
     /// them upper bounds (see the module's comment); then it is tightened as usual.
     /// Whether both sides held within [`CERTIFY_SWEEPS`]; if not, the bounds are put back
     /// as they were. `needed` is the sweeps that the guess may save (see [`Pace`]).
+    ///
+    /// Without `strict`, a guess refused that close is tried again sixteen times as far
+    /// out, up to [`WIDEN`] times: on a chain that hardly leaves its component, the
+    /// rounding of one sweep outweighs what the guess gains in a tight margin, and bounds
+    /// as close as rounding allows are what is asked ([`Held::Wider`]).
     fn certify<const R: bool>(
         &self,
         nodes: &[u32],
@@ -880,38 +967,62 @@ impl Solver<'_> {
         local: &mut [u32],
         (enough, needed): (f64, f64),
         done: &mut u64,
-    ) -> bool {
-        let Some(v) = self.guess::<R>(nodes, x, local, needed) else {
-            return false;
+    ) -> Held {
+        let Some(guessed) = self.guess::<R>(nodes, x, local, needed) else {
+            return Held::No;
+        };
+        let v = guessed.values;
+        // A probability's margin is shaped as the steps to leave: the operator then maps
+        // the bounds inside themselves by a step's share of the margin everywhere, where
+        // an even margin would be mapped onto itself wherever the process stays inside
+        // (see the module's comment).
+        let shape: Vec<f64> = match &guessed.steps {
+            Some(w) => {
+                let most = w.iter().copied().fold(1.0, f64::max);
+                w.iter().map(|&w| w / most).collect()
+            }
+            None => vec![1.0; nodes.len()],
         };
         let saved: Vec<[f64; 2]> = nodes
             .iter()
             .map(|&node| x[self.first(node) as usize])
             .collect();
-        let margin = enough * self.tol / 4.0;
-        for ((&node, &v), &[lo, hi]) in nodes.iter().zip(&v).zip(&saved) {
-            let d = if R { margin * v.abs().max(1.0) } else { margin };
-            let top = if R { f64::INFINITY } else { 1.0 };
-            let guess = [fmax(v - d, lo).max(0.0), fmin(fmin(v + d, hi), top)];
-            self.write(node, x, guess);
-        }
-        let mut verify = Verify { lo: true, hi: true };
-        for _ in 0..CERTIFY_SWEEPS {
-            let st = self.sweep::<R>(plan, x, verify);
-            *done += 1;
-            if st.crossed {
-                break;
+        let mut margin = enough * self.tol / 4.0;
+        let tries = if self.strict { 1 } else { WIDEN };
+        for attempt in 0..tries {
+            for (((&node, &v), &[lo, hi]), &shape) in nodes.iter().zip(&v).zip(&saved).zip(&shape) {
+                let d = if R {
+                    margin * v.abs().max(1.0)
+                } else {
+                    margin * shape
+                };
+                let top = if R { f64::INFINITY } else { self.top };
+                let guess = [fmax(v - d, lo).max(0.0), fmin(fmin(v + d, hi), top)];
+                self.write(node, x, guess);
             }
-            verify.lo &= st.fell;
-            verify.hi &= st.rose;
-            if !verify.lo && !verify.hi {
-                return true;
+            let mut verify = Verify { lo: true, hi: true };
+            for _ in 0..CERTIFY_SWEEPS {
+                let st = self.sweep::<R>(plan, x, verify);
+                *done += 1;
+                if st.crossed {
+                    break;
+                }
+                verify.lo &= st.fell;
+                verify.hi &= st.rose;
+                if !verify.lo && !verify.hi {
+                    return if attempt == 0 {
+                        Held::Within
+                    } else {
+                        Held::Wider
+                    };
+                }
             }
+            for (&node, &old) in nodes.iter().zip(&saved) {
+                self.write(node, x, old);
+            }
+            margin *= 16.0;
         }
-        for (&node, &old) in nodes.iter().zip(&saved) {
-            self.write(node, x, old);
-        }
-        false
+        Held::No
     }
 
     /// A cyclic component of a probability; whether its bounds met.
@@ -922,29 +1033,137 @@ impl Solver<'_> {
         local: &mut [u32],
         upstream: bool,
         done: &mut u64,
-    ) -> bool {
+    ) -> Result<bool> {
         let mut settle = Settle::new(upstream);
         let mut plan = self.plan(nodes);
         let mut pace = Pace::new();
         while *done < MAX_SWEEPS {
+            self.stop.check()?;
             let st = self.sweep::<false>(&mut plan, x, Verify::NONE);
             *done += 1;
             if settle.done(st.worst / self.tol) {
-                return true;
+                return Ok(true);
             }
             // A sweep that changes nothing will be repeated exactly: rounding keeps the
             // bounds where they are.
             if !st.changed {
-                return st.worst <= self.tol;
+                return Ok(st.worst <= self.tol);
             }
             if let Some(needed) = pace.due(*done, st.worst / self.tol, settle.enough) {
-                if self.certify::<false>(nodes, &mut plan, x, local, (settle.enough, needed), done)
-                {
-                    pace.stop();
+                match self.certify::<false>(
+                    nodes,
+                    &mut plan,
+                    x,
+                    local,
+                    (settle.enough, needed),
+                    done,
+                ) {
+                    Held::Within => pace.stop(),
+                    // As close as rounding lets the bounds come: the caller may yet solve
+                    // the component exactly.
+                    Held::Wider => return Ok(false),
+                    Held::No if self.exact_chain(nodes, x, local) => return Ok(true),
+                    Held::No => {}
                 }
             }
         }
-        false
+        Ok(false)
+    }
+
+    /// A cyclic component of a probability in a game where the players together could
+    /// stay forever; whether its bounds met. Swept as [`Solver::until_component`] sweeps,
+    /// its end components deflated now and then (see the module's comment): after sweeps
+    /// 1, 2, 4, ... 64 and then every 64, enough for bounds that stall only there, as
+    /// each search costs as much as many sweeps.
+    fn deflated_component(
+        &self,
+        nodes: &[u32],
+        x: &mut [[f64; 2]],
+        upstream: bool,
+        done: &mut u64,
+    ) -> Result<bool> {
+        let mut settle = Settle::new(upstream);
+        let mut plan = self.plan(nodes);
+        let inside: Vec<bool> = {
+            let mut inside = vec![false; self.g.states()];
+            for &v in nodes {
+                inside[self.first(v) as usize] = true;
+            }
+            inside
+        };
+        let may_stay = self.g.end_components(&inside, |_| true).is_some();
+        while *done < MAX_SWEEPS {
+            self.stop.check()?;
+            let st = self.sweep::<false>(&mut plan, x, Verify::NONE);
+            *done += 1;
+            if settle.done(st.worst / self.tol) {
+                return Ok(true);
+            }
+            let due = done.is_power_of_two() || done.is_multiple_of(64);
+            if may_stay && (due || !st.changed) {
+                let lowered = self.deflate(&inside, x);
+                if !st.changed && !lowered {
+                    return Ok(st.worst <= self.tol);
+                }
+            } else if !st.changed {
+                return Ok(st.worst <= self.tol);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Lowers the upper bounds of each end component among the states `inside` (the
+    /// minimiser keeping only his choices that are best for the lower bounds) to the
+    /// best upper bound among the maximiser's choices that leave it, or 0 (staying
+    /// forever); whether any bound was lowered.
+    fn deflate(&self, inside: &[bool], x: &mut [[f64; 2]]) -> bool {
+        let m = self.m;
+        let best_for_lo = |c: usize| {
+            let s = self.g.owner[c] as usize;
+            if self.goal_at(s) == Goal::Max {
+                return true;
+            }
+            let lo = |c: usize| {
+                m.transitions_of(c)
+                    .map(|t| m.prob[t] * x[m.to[t] as usize][0])
+                    .sum::<f64>()
+            };
+            let least = m.choices_of(s).map(lo).fold(f64::INFINITY, f64::min);
+            lo(c) <= least
+        };
+        let Some(ecs) = self.g.end_components(inside, best_for_lo) else {
+            return false;
+        };
+        let mut lowered = false;
+        for e in 0..ecs.count() as u32 {
+            let members = ecs.get(e);
+            let mut exit: f64 = 0.0;
+            for &s in members {
+                let s = s as usize;
+                if self.goal_at(s) != Goal::Max {
+                    continue;
+                }
+                for c in m.choices_of(s) {
+                    let leaves = m.to[m.transitions_of(c)]
+                        .iter()
+                        .any(|&t| ecs.of[t as usize] != e);
+                    if leaves {
+                        if let Some([_, hi]) = self.choice::<false, _>(c, &*x, |_| false) {
+                            exit = exit.max(hi);
+                        }
+                    }
+                }
+            }
+            for &s in members {
+                let [lo, hi] = x[s as usize];
+                let new = hi.min(exit).max(lo);
+                if new < hi {
+                    x[s as usize][1] = new;
+                    lowered = true;
+                }
+            }
+        }
+        lowered
     }
 
     /// A cyclic component of an expected reward; whether its bounds met. The lower bounds
@@ -958,7 +1177,7 @@ impl Solver<'_> {
         local: &mut [u32],
         upstream: bool,
         done: &mut u64,
-    ) -> bool {
+    ) -> Result<bool> {
         let mut settle = Settle::new(upstream);
         let mut settled = self.tol;
         let mut window = 16u64;
@@ -966,23 +1185,36 @@ impl Solver<'_> {
         let mut plan = self.plan(nodes);
         let mut pace = Pace::new();
         while *done < MAX_SWEEPS {
+            self.stop.check()?;
             let st = self.sweep::<true>(&mut plan, x, Verify::NONE);
             *done += 1;
             if certified {
                 if settle.done(st.worst / self.tol) {
-                    return true;
+                    return Ok(true);
                 }
                 if !st.changed {
-                    return st.worst <= self.tol;
+                    return Ok(st.worst <= self.tol);
                 }
                 continue;
             }
             // The pace of the lower bounds: how fast their rises shrink (a relative rise
             // would shrink while the bounds grow, fast as they may still have far to go).
             if let Some(needed) = pace.due(*done, st.rise, settled * st.top.max(1.0)) {
-                if self.certify::<true>(nodes, &mut plan, x, local, (settle.enough, needed), done) {
-                    certified = true;
-                    continue;
+                match self.certify::<true>(
+                    nodes,
+                    &mut plan,
+                    x,
+                    local,
+                    (settle.enough, needed),
+                    done,
+                ) {
+                    Held::Within => {
+                        certified = true;
+                        continue;
+                    }
+                    Held::Wider => return Ok(false),
+                    Held::No if self.exact_chain(nodes, x, local) => return Ok(true),
+                    Held::No => {}
                 }
             }
             if st.moved > settled && st.changed {
@@ -1014,7 +1246,101 @@ impl Solver<'_> {
                 window = window.saturating_mul(2);
             }
         }
-        false
+        Ok(false)
+    }
+
+    /// Bounds on a component with no choice to make, from its linear system solved
+    /// exactly (see the module's comment); whether it could be (the model has its exact
+    /// probabilities, the component is a chain of at most [`EXACT_CHAIN`] states, and its
+    /// exits are finite). `local` is [`NONE`] for every state, and is left so.
+    fn exact_chain(&self, nodes: &[u32], x: &mut [[f64; 2]], local: &mut [u32]) -> bool {
+        let m = self.m;
+        let Some(ex) = &m.exact else {
+            return false;
+        };
+        let chain = nodes
+            .iter()
+            .all(|&v| v & COLLAPSED == 0 && m.choices_of(self.first(v) as usize).len() == 1);
+        if !chain || nodes.len() > EXACT_CHAIN {
+            return false;
+        }
+        for (i, &v) in nodes.iter().enumerate() {
+            local[self.first(v) as usize] = i as u32;
+        }
+        let solved = self.solve_chain(ex, nodes, x, local);
+        for &v in nodes {
+            local[self.first(v) as usize] = NONE;
+        }
+        let Some((lo, hi)) = solved else {
+            return false;
+        };
+        for (i, &v) in nodes.iter().enumerate() {
+            let s = self.first(v) as usize;
+            x[s] = [below(&lo[i]).max(x[s][0]), above(&hi[i]).min(x[s][1])];
+        }
+        true
+    }
+
+    /// The exact solutions of a chain component's system with its exits' lower and upper
+    /// bounds.
+    fn solve_chain(
+        &self,
+        ex: &ExactProbs,
+        nodes: &[u32],
+        x: &[[f64; 2]],
+        local: &[u32],
+    ) -> Option<(Vec<Exact>, Vec<Exact>)> {
+        let m = self.m;
+        let exact = |f: f64| Exact::from_float(f);
+        let mut rows: Vec<Row> = Vec::with_capacity(nodes.len());
+        let (mut b_lo, mut b_hi) = (
+            Vec::with_capacity(nodes.len()),
+            Vec::with_capacity(nodes.len()),
+        );
+        for &v in nodes {
+            let c = m.choices[self.first(v) as usize];
+            let reward = if self.kind == Kind::Reward {
+                exact(self.rew[c])?
+            } else {
+                Exact::zero()
+            };
+            let (mut lo, mut hi) = (Sum::new(&reward), Sum::new(&reward));
+            let mut row: Row = Vec::new();
+            for t in m.transitions_of(c) {
+                let j = m.to[t] as usize;
+                let p = prob(ex, t);
+                match local[j] {
+                    NONE => {
+                        let [l, h] = x[j];
+                        lo.add_product(p, &exact(l)?);
+                        hi.add_product(p, &exact(h)?);
+                    }
+                    k => row.push((k, p.clone())),
+                }
+            }
+            row.sort_unstable_by_key(|e| e.0);
+            row.dedup_by(|later, first| {
+                if later.0 == first.0 {
+                    first.1 += &later.1;
+                    true
+                } else {
+                    false
+                }
+            });
+            rows.push(row);
+            b_lo.push(lo.finish());
+            b_hi.push(hi.finish());
+        }
+        // Within a budget of fill-in, and modulo primes only: the fraction-free
+        // elimination of a large chain whose values are long could take hours.
+        let held: usize = rows.iter().map(Vec::len).sum();
+        let budget = held * EXACT_FILL + (1 << 16);
+        let work = (held * EXACT_WORK + (1 << 16)) as u64;
+        let solve = |b: Vec<Exact>| modular::solve(&rows, &b, budget, work);
+        let same = b_lo == b_hi;
+        let lo = solve(b_lo)?;
+        let hi = if same { lo.clone() } else { solve(b_hi)? };
+        Some((lo, hi))
     }
 
     /// Whether choice `c` of a state of end component `e` keeps within it, and is one of
@@ -1035,10 +1361,6 @@ impl Solver<'_> {
     fn strategy(&self, x: &[[f64; 2]], setup: &Setup, unknown: &[bool]) -> Vec<u32> {
         let m = self.m;
         let mut strategy = setup.strategy.clone();
-        let better = |v: f64, best: f64| match self.goal {
-            Goal::Max => v > best,
-            Goal::Min => v < best,
-        };
         let mid = |[l, h]: [f64; 2]| l + (h - l) / 2.0;
         let best_of = |choices: &mut dyn Iterator<Item = usize>, inside: &dyn Fn(u32) -> bool| {
             let mut best: Option<(f64, usize)> = None;
@@ -1049,7 +1371,8 @@ impl Solver<'_> {
                 };
                 if let Some(v) = v {
                     let v = mid(v);
-                    if best.is_none_or(|(b, _)| better(v, b)) {
+                    let goal = self.goal_at(self.g.owner[c] as usize);
+                    if best.is_none_or(|(b, _)| goal.better(v, b)) {
                         best = Some((v, c));
                     }
                 }

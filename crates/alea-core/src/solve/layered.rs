@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::acyclic::Limits;
 use crate::error::{Error, Result};
+use crate::guard::Limits;
 use crate::model::{Expansion, Kind, Model};
+use crate::numeric::value::Value;
 use crate::solution::{node_value, Solution};
-use crate::value::Value;
 
 fn layer_of<M: Model>(model: &M, state: M::State) -> Result<usize> {
     model
@@ -118,9 +118,9 @@ pub fn solve_layered<M: Model, V: Value>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acyclic::solve;
     use crate::model::Pick;
-    use crate::value::{fraction, Exact};
+    use crate::numeric::value::{fraction, Exact};
+    use crate::solve::acyclic::solve;
 
     /// A race to a goal: from a total `t < goal`, add 1, 2 or 3 (chance with
     /// weights 1, 2, 3), then choose whether to double the step's worth (costs 1).

@@ -10,7 +10,7 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
-use crate::value::Value;
+use crate::numeric::value::Value;
 
 /// A residue modulo the prime `P` (below 2^31, so that sums of products fit in `u64`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn solvers_run_in_the_field() {
-        use crate::value::Exact;
+        use crate::numeric::value::Exact;
         let model = Throws {
             sides: 5,
             target: 12,

@@ -22,7 +22,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use super::elim::{self, Field, Row};
 use super::rational::{self, Sum};
-use crate::value::Exact;
+use crate::numeric::value::Exact;
 use std::sync::OnceLock;
 
 /// Primes just below 2^62 (the largest sixteen), so that Montgomery's reduction of a
@@ -204,17 +204,30 @@ impl<const K: usize> Field for Residues<K> {
             *a = m.mul(*a, b);
         }
     }
+    fn recip(&self) -> Option<Self> {
+        let mut out = [0; K];
+        for ((o, &x), m) in out.iter_mut().zip(&self.0).zip(&MONT) {
+            *o = m.inverse(x)?;
+        }
+        Some(Residues(out))
+    }
 }
 
 /// Solves `x = b + A x` exactly (as `elim::solve` does in rationals), or `None` when the
-/// primes do not suffice: then the caller eliminates in rationals.
-pub(crate) fn solve(rows: &[Row], b: &[Exact]) -> Option<Vec<Exact>> {
+/// primes do not suffice, or the elimination would hold more than `budget` coefficients
+/// or write more than `work`: then the caller eliminates in rationals, or gives up.
+pub(crate) fn solve(rows: &[Row], b: &[Exact], budget: usize, work: u64) -> Option<Vec<Exact>> {
     // About 250 bits first (values of up to about 120 bits over a shared denominator),
     // then about 1000.
-    solve_with::<4>(rows, b).or_else(|| solve_with::<16>(rows, b))
+    solve_with::<4>(rows, b, budget, work).or_else(|| solve_with::<16>(rows, b, budget, work))
 }
 
-fn solve_with<const K: usize>(rows: &[Row], b: &[Exact]) -> Option<Vec<Exact>> {
+fn solve_with<const K: usize>(
+    rows: &[Row],
+    b: &[Exact],
+    budget: usize,
+    work: u64,
+) -> Option<Vec<Exact>> {
     let residue_rows = rows
         .iter()
         .map(|row| {
@@ -227,7 +240,7 @@ fn solve_with<const K: usize>(rows: &[Row], b: &[Exact]) -> Option<Vec<Exact>> {
         .iter()
         .map(Residues::<K>::of)
         .collect::<Option<Vec<_>>>()?;
-    let x = elim::solve(residue_rows, residue_b, usize::MAX, &mut { u64::MAX })?;
+    let x = elim::solve(residue_rows, residue_b, None, budget, &mut { work })?;
     let back = Reconstruct::get(K);
     let mut denominator = BigInt::one();
     let values = x
@@ -379,9 +392,9 @@ mod tests {
     proptest! {
         #[test]
         fn random_chains_solve_as_in_rationals((rows, b) in system()) {
-            let plain = elim::solve(rows.clone(), b.clone(), usize::MAX, &mut { u64::MAX });
+            let plain = elim::solve(rows.clone(), b.clone(), None, usize::MAX, &mut { u64::MAX });
             prop_assert!(plain.is_some());
-            prop_assert_eq!(solve(&rows, &b), plain);
+            prop_assert_eq!(solve(&rows, &b, usize::MAX, u64::MAX), plain);
         }
     }
 
@@ -418,8 +431,8 @@ mod tests {
             vec![(0, q(1, 3)), (2, q(1, 3))],
         ];
         let b = vec![q(1, 2), q(-7, 10), q(1, 3)];
-        let plain = elim::solve(rows.clone(), b.clone(), usize::MAX, &mut { u64::MAX });
-        assert_eq!(solve(&rows, &b), plain);
+        let plain = elim::solve(rows.clone(), b.clone(), None, usize::MAX, &mut { u64::MAX });
+        assert_eq!(solve(&rows, &b, usize::MAX, u64::MAX), plain);
     }
 
     #[test]
@@ -427,11 +440,17 @@ mod tests {
         // x0 = b0 + 1/2 x0: x0 = 2 b0, with a numerator of 1200 bits.
         let long = Exact::from_integer(BigInt::from(3).pow(760));
         let rows = vec![vec![(0, q(1, 2))]];
-        assert_eq!(solve_with::<4>(&rows, std::slice::from_ref(&long)), None);
-        assert_eq!(solve(&rows, std::slice::from_ref(&long)), None);
+        assert_eq!(
+            solve_with::<4>(&rows, std::slice::from_ref(&long), usize::MAX, u64::MAX),
+            None
+        );
+        assert_eq!(
+            solve(&rows, std::slice::from_ref(&long), usize::MAX, u64::MAX),
+            None
+        );
         let half = Exact::from_integer(BigInt::from(3).pow(100));
         assert_eq!(
-            solve(&rows, std::slice::from_ref(&half)),
+            solve(&rows, std::slice::from_ref(&half), usize::MAX, u64::MAX),
             Some(vec![&half + &half])
         );
     }

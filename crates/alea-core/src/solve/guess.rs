@@ -10,10 +10,10 @@
 //! at all (fill-in over budget, a strategy that hardly leaves), leaves the iteration to
 //! go on as it would have.
 
-use super::elim::{self, Row};
-use super::graph::NONE;
 use super::interval::{Solver, COLLAPSED, TANGLED};
 use super::Goal;
+use crate::analysis::graph::NONE;
+use crate::numeric::elim::{self, Row};
 
 /// Strategy evaluations tried before the last one's values are taken as they are.
 const ROUNDS: usize = 16;
@@ -28,15 +28,27 @@ const SWITCH: f64 = 1e-13;
 /// The elimination may hold this many coefficients per coefficient of the chain (and a
 /// fixed allowance) before the guess is given up: the chains of a component seldom fill
 /// in much (some 1.5 times on the benchmark models), and the budget bounds the memory
-/// that a guess may take to a few times the component's own.
+/// that a guess may take to a few times the component's own. Where the sweeps would
+/// take long (a board game whose snakes link far-apart squares, whose chain fills in
+/// some thirty times), the guess may hold as many coefficients as the work it may do,
+/// up to [`FILL_MOST`] (some 256 MB).
 const FILL: usize = 4;
 const FILL_BASE: usize = 1 << 16;
+const FILL_MOST: usize = 1 << 24;
 
 /// Coefficients written by the elimination, or transitions read by an improving sweep,
 /// that cost as much as a sweep reads of one transition, about: the elimination's
 /// coefficients go through sorted merges and fresh rows (measured some 30 times slower),
 /// and the budget leaves room for the guess to fail.
-const WORK: f64 = 64.0;
+const WORK: f64 = 8.0;
+
+/// A guess at a component's values, and for a probability, how many steps the guessed
+/// strategy takes from each node to leave the component: the shape of the margin that
+/// certifies the guess (see `interval`).
+pub(super) struct Guessed {
+    pub values: Vec<f64>,
+    pub steps: Option<Vec<f64>>,
+}
 
 impl Solver<'_> {
     /// An estimate of the value of each of `nodes` (one cyclic component, every node
@@ -49,18 +61,27 @@ impl Solver<'_> {
         x: &[[f64; 2]],
         local: &mut [u32],
         sweeps: f64,
-    ) -> Option<Vec<f64>> {
+    ) -> Option<Guessed> {
         let mut size = 0;
         for (i, &node) in nodes.iter().enumerate() {
             self.for_members(node, |s| local[s as usize] = i as u32);
             self.for_choices(node, |c| size += self.m.transitions_of(c).len());
         }
-        let work = (sweeps * size as f64 / WORK) as u64;
-        let v = self.iterate::<R>(nodes, x, local, size as u64, work);
+        let mut work = (sweeps * size as f64 / WORK) as u64;
+        let guessed = self
+            .iterate::<R>(nodes, x, local, size as u64, &mut work)
+            .map(|(values, sel)| {
+                let steps = if R {
+                    None
+                } else {
+                    self.chain_values::<R>(nodes, x, local, &sel, &mut work, true)
+                };
+                Guessed { values, steps }
+            });
         for &node in nodes {
             self.for_members(node, |s| local[s as usize] = NONE);
         }
-        v
+        guessed
     }
 
     fn for_members(&self, node: u32, mut f: impl FnMut(u32)) {
@@ -104,23 +125,23 @@ impl Solver<'_> {
         (out > 0.0).then(|| sum / out)
     }
 
-    fn better(&self, a: f64, b: f64) -> bool {
-        match self.goal {
-            Goal::Max => a > b,
-            Goal::Min => a < b,
-        }
+    /// The goal at a node: its state's player's (a collapsed end component, found in a
+    /// decision process only, has the one player's).
+    fn goal_of(&self, node: u32) -> Goal {
+        self.goal_at(self.first(node) as usize)
     }
 
     /// Strategy iteration, `work` counting down the coefficients that the eliminations
-    /// write and the transitions that the improving sweeps read (`size` each).
+    /// write and the transitions that the improving sweeps read (`size` each): the values
+    /// and the strategy.
     fn iterate<const R: bool>(
         &self,
         nodes: &[u32],
         x: &[[f64; 2]],
         local: &[u32],
         size: u64,
-        mut work: u64,
-    ) -> Option<Vec<f64>> {
+        work: &mut u64,
+    ) -> Option<(Vec<f64>, Vec<usize>)> {
         let n = nodes.len();
         // The values the first strategy is read off: the midpoints (the lower bounds while
         // the upper are unknown).
@@ -133,7 +154,7 @@ impl Solver<'_> {
             let mut best = None;
             self.for_choices(node, |c| {
                 if let Some(q) = self.value_of::<R>(c, i as u32, &v, x, local) {
-                    if best.is_none_or(|(b, _)| self.better(q, b)) {
+                    if best.is_none_or(|(b, _)| self.goal_of(node).better(q, b)) {
                         best = Some((q, c));
                     }
                 }
@@ -142,7 +163,7 @@ impl Solver<'_> {
         }
         self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
         for _ in 0..ROUNDS {
-            v = self.evaluate::<R>(nodes, x, local, &sel, &mut work)?;
+            v = self.chain_values::<R>(nodes, x, local, &sel, work, false)?;
             // Improve with sweeps of the Bellman operator from the strategy's values, in
             // place and from the highest-numbered node down as the interval iteration
             // sweeps: a better choice found at one node raises (or lowers) its value at
@@ -150,7 +171,7 @@ impl Solver<'_> {
             // evaluation later.
             let mut switched = false;
             for k in 0..IMPROVE {
-                work = work.checked_sub(size)?;
+                *work = work.checked_sub(size)?;
                 let mut moved = false;
                 for (i, &node) in nodes.iter().enumerate().rev() {
                     let current = self
@@ -160,7 +181,7 @@ impl Solver<'_> {
                     let mut best = (current, sel[i]);
                     self.for_choices(node, |c| {
                         if let Some(q) = self.value_of::<R>(c, i as u32, &v, x, local) {
-                            let beats = match self.goal {
+                            let beats = match self.goal_of(node) {
                                 Goal::Max => q > best.0 + slack,
                                 Goal::Min => q < best.0 - slack,
                             };
@@ -187,7 +208,7 @@ impl Solver<'_> {
             // floating point, make sure.
             self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
         }
-        Some(v)
+        Some((v, sel))
     }
 
     /// Makes every node of the strategy `sel` leave the component with probability 1: a
@@ -250,29 +271,44 @@ impl Solver<'_> {
     }
 
     /// The values of the strategy `sel` on the component: its chain's linear system, by
-    /// elimination.
-    fn evaluate<const R: bool>(
+    /// elimination; with `steps`, the expected number of steps (each choice taken until
+    /// it leaves its node counted once) before the chain leaves the component instead.
+    fn chain_values<const R: bool>(
         &self,
         nodes: &[u32],
         x: &[[f64; 2]],
         local: &[u32],
         sel: &[usize],
         work: &mut u64,
+        steps: bool,
     ) -> Option<Vec<f64>> {
         let m = self.m;
         let mut rows: Vec<Row<f64>> = Vec::with_capacity(nodes.len());
         let mut b: Vec<f64> = Vec::with_capacity(nodes.len());
+        let mut escape: Vec<f64> = Vec::with_capacity(nodes.len());
         let mut held = 0;
         for (i, &c) in sel.iter().enumerate() {
-            let mut constant = if R { self.rew[c] } else { 0.0 };
+            let mut constant = if steps {
+                1.0
+            } else if R {
+                self.rew[c]
+            } else {
+                0.0
+            };
             let mut out = 0.0;
+            let mut leaves = 0.0;
             let mut row: Row<f64> = Vec::new();
             for t in m.transitions_of(c) {
                 let j = m.to[t] as usize;
                 let p = m.prob[t];
                 match local[j] {
                     k if k == i as u32 => continue,
-                    NONE => constant += p * outside(x[j])?,
+                    NONE => {
+                        if !steps {
+                            constant += p * outside(x[j])?;
+                        }
+                        leaves += p;
+                    }
                     k => row.push((k, p)),
                 }
                 out += p;
@@ -295,8 +331,10 @@ impl Solver<'_> {
             held += row.len();
             rows.push(row);
             b.push(constant / out);
+            escape.push(leaves / out);
         }
-        elim::solve(rows, b, held * FILL + FILL_BASE, work)
+        let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
+        elim::solve(rows, b, Some(escape), budget, work)
     }
 }
 

@@ -12,8 +12,13 @@
 //! eliminated equations are solved back in reverse order.
 //!
 //! In `f64` the same steps are backward stable (no cancellation: every term is
-//! nonnegative), but a `1 - a_ii` near 0 (a strategy that hardly leaves) is refused, as is
-//! fill-in beyond a budget: the caller then iterates instead.
+//! nonnegative), but for the pivots `1 - a_ii`: a strategy that hardly leaves makes that
+//! difference lose its digits. Given each row's escape (its probability of leaving the
+//! system, which the caller knows without a subtraction), the pivot is formed instead as
+//! the escape plus the row's other coefficients, and the escapes are eliminated along
+//! with the rest (Grassmann, Taksar and Heyman's way): nothing is subtracted at all.
+//! A pivot of 0 is refused, as is fill-in beyond a budget: the caller then iterates
+//! instead.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -21,7 +26,7 @@ use std::collections::BinaryHeap;
 use num_traits::Zero;
 
 use super::rational;
-use crate::value::Exact;
+use crate::numeric::value::Exact;
 
 /// The numbers the elimination works in.
 pub(crate) trait Field: Clone {
@@ -31,6 +36,8 @@ pub(crate) trait Field: Clone {
     fn times(&self, o: &Self) -> Self;
     fn add(&mut self, o: Self);
     fn scale(&mut self, by: &Self);
+    /// `1 / self`, when it can be divided by.
+    fn recip(&self) -> Option<Self>;
 }
 
 impl Field for Exact {
@@ -48,6 +55,9 @@ impl Field for Exact {
     }
     fn scale(&mut self, by: &Self) {
         *self = rational::mul(self, by);
+    }
+    fn recip(&self) -> Option<Self> {
+        (!self.is_zero()).then(|| Exact::recip(self))
     }
 }
 
@@ -72,6 +82,9 @@ impl Field for f64 {
     fn scale(&mut self, by: &Self) {
         *self *= by;
     }
+    fn recip(&self) -> Option<Self> {
+        (*self > 0.0).then(|| 1.0 / self)
+    }
 }
 
 /// A sparse row: (column, coefficient), ascending by column, no column twice.
@@ -79,10 +92,13 @@ pub(crate) type Row<T = Exact> = Vec<(u32, T)>;
 
 /// Solves `x = b + A x`, `A` given by its rows; `None` when a state cannot leave what
 /// is left of the system, when the rows would hold more than `budget` coefficients, or
-/// when the coefficients written would exceed `work` (which counts them down).
+/// when the coefficients written would exceed `work` (which counts them down). With
+/// `escape`, each row's probability of leaving the system, the pivots take no
+/// subtraction (see the module's comment).
 pub(crate) fn solve<T: Field>(
     mut rows: Vec<Row<T>>,
     mut b: Vec<T>,
+    mut escape: Option<Vec<T>>,
     budget: usize,
     work: &mut u64,
 ) -> Option<Vec<T>> {
@@ -117,7 +133,19 @@ pub(crate) fn solve<T: Field>(
         }
         let mut row = std::mem::take(&mut rows[i]);
         if let Ok(k) = row.binary_search_by_key(&(i as u32), |e| e.0) {
-            let inv = row.remove(k).1.leave()?;
+            let own = row.remove(k).1;
+            let inv = match escape.as_mut() {
+                Some(escape) => {
+                    let mut keep = escape[i].clone();
+                    for (_, a) in &row {
+                        keep.add(a.clone());
+                    }
+                    let inv = keep.recip()?;
+                    escape[i].scale(&inv);
+                    inv
+                }
+                None => own.leave()?,
+            };
             for e in &mut row {
                 e.1.scale(&inv);
             }
@@ -137,6 +165,10 @@ pub(crate) fn solve<T: Field>(
             let a = rows[u].remove(k).1;
             let add = a.times(&b[i]);
             b[u].add(add);
+            if let Some(escape) = escape.as_mut() {
+                let gone = a.times(&escape[i]);
+                escape[u].add(gone);
+            }
             let old = std::mem::take(&mut rows[u]);
             held -= old.len() + 1;
             rows[u] = merge(old, &row, &a, |j| {
@@ -217,7 +249,7 @@ mod tests {
             vec![(0, q(1, 3)), (2, q(1, 3))],
         ];
         let b = vec![q(1, 2), q(0, 1), q(1, 3)];
-        let x = solve(rows.clone(), b.clone(), usize::MAX, &mut { u64::MAX })
+        let x = solve(rows.clone(), b.clone(), None, usize::MAX, &mut { u64::MAX })
             .expect("the chain leaves");
         for (i, row) in rows.iter().enumerate() {
             let mut v = b[i].clone();

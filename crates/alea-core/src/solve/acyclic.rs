@@ -8,25 +8,10 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
+use crate::guard::Limits;
 use crate::model::{Edge, Expansion, Kind, Model};
+use crate::numeric::value::Value;
 use crate::solution::{node_value, Solution};
-use crate::value::Value;
-
-/// Resource guards shared by the solvers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// The most canonical states a solver may store before it stops with
-    /// [`Error::TooManyStates`].
-    pub max_states: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_states: usize::MAX,
-        }
-    }
-}
 
 pub(crate) struct Frame<S> {
     state: S,
@@ -178,7 +163,7 @@ impl<S: Copy + Eq + std::hash::Hash + std::fmt::Debug, V: Value> Workspace<S, V>
 mod tests {
     use super::*;
     use crate::model::Pick;
-    use crate::value::{fraction, Exact};
+    use crate::numeric::value::{fraction, Exact};
 
     /// A fair coin is tossed until it shows heads or `n` tosses are made; the state is
     /// the number of tails so far. Worth 1 when heads came up.

@@ -6,17 +6,19 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::graph::Graph;
-use super::{exact, interval, setup, ExactProbs, Goal, Sparse};
-use crate::value::{Exact, Value};
+use super::{exact, interval, setup, Goal};
+use crate::analysis::graph::Graph;
+use crate::form::{ExactProbs, Form};
+use crate::guard::Stop;
+use crate::numeric::value::{Exact, Value};
 
 /// A random model of `n` states with exact probabilities (weights 1..=3 over 1..=3
 /// distinct successors per choice, up to 3 choices, one state in five absorbing).
-fn random_model(rng: &mut ChaCha8Rng, n: usize) -> Sparse {
-    let mut m = Sparse {
+fn random_model(rng: &mut ChaCha8Rng, n: usize) -> Form {
+    let mut m = Form {
         choices: vec![0],
         row: vec![0],
-        ..Sparse::default()
+        ..Form::default()
     };
     let mut values: Vec<Exact> = Vec::new();
     let mut id = Vec::new();
@@ -76,21 +78,43 @@ fn strategy_iteration_recovers_from_poor_strategies() {
             .collect();
         for goal in [Goal::Min, Goal::Max] {
             let problems = [
-                (setup::until(&g, goal, &stay, &target), None),
+                (setup::until(&g, goal, &stay, &target, None), None),
                 (
                     setup::reward(&g, goal, &target),
                     Some((rew.as_slice(), approx.as_slice())),
                 ),
             ];
             for (setup, r) in &problems {
-                let want = exact::solve(&g, ex, setup, *r).expect("solves");
+                let stop = Stop::default();
+                let names = |s: usize| s.to_string();
+                let mut job = exact::Job {
+                    setup,
+                    rew: *r,
+                    values: (&[], &[]),
+                    start: None,
+                    stop: &stop,
+                    names: &names,
+                };
+                let want = exact::solve(&g, ex, &job).expect("solves");
                 for start in [&first, &last] {
-                    let got = exact::solve_from(&g, ex, setup, *r, Some(start)).expect("solves");
+                    job.start = Some(start);
+                    let got = exact::solve(&g, ex, &job).expect("solves");
                     assert_eq!(got.values, want.values, "round {round} {goal:?}");
                 }
                 // The f64 bounds hold the exact values.
-                let solved = interval::solve(&g, setup, r.map_or(&[], |r| r.1), 1e-9, true)
-                    .expect("converges");
+                let solved = interval::solve(
+                    &g,
+                    &interval::Job {
+                        setup,
+                        rew: r.map_or(&[], |r| r.1),
+                        values: &[],
+                        precision: 1e-9,
+                        strict: true,
+                        stop: &stop,
+                        names: &names,
+                    },
+                )
+                .expect("converges");
                 for s in 0..n {
                     let [lo, hi] = solved.x[s];
                     match &want.values[s] {

@@ -19,7 +19,7 @@ use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, PrimInt, ToPrimitive, Zero};
 
-use crate::value::Exact;
+use crate::numeric::value::Exact;
 
 /// `p * v`, reduced, for `p` a probability (nonnegative) and `v` reduced (of any sign).
 pub(crate) fn times(p: &Exact, v: &Exact) -> Exact {

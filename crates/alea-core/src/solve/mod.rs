@@ -1,134 +1,71 @@
-//! Models given explicitly, state by state: a Markov decision process (a Markov chain
-//! when every state has one choice) in compressed sparse rows, with real probabilities,
-//! and the questions a model checker asks of it: the probability of reaching a set of
-//! states (through another), within a number of steps or at all, the expected reward
-//! gathered until a set is reached, and the reward gathered in a number of steps; each
-//! minimised or maximised over the choices. Answers are `f64` with a certified error
-//! bound, or exact rationals.
+//! The solvers, one family for every front end: whatever a form came from (a model file,
+//! a game described by callbacks, a game written in Python), it is answered here.
 //!
-//! The games built into alea are explored from a `Model` by the stochastic solver; a model
-//! read from a file (the PRISM language) arrives here already explored.
-//!
-//! Every function answers for every state; the caller picks the initial states.
+//! Every question is answered for every state; the caller picks the initial states.
 //! - [`until`], [`until_exact`]: the probability of `stay U target` (`F target` with
 //!   `stay` all true). [`bounded_until`], [`bounded_until_exact`]: within `k` steps.
 //! - [`reach_reward`], [`reach_reward_exact`]: the expected reward gathered until
 //!   `target` (infinite where the optimising strategy misses it with positive
 //!   probability). [`cumulative_reward`], [`cumulative_reward_exact`]: in `k` steps.
 //! - [`choice_values`], [`choice_values_exact`]: every choice of a state, valued.
+//! - [`game`]: a game described node by node (terminal payoffs, rewards on the way, two
+//!   players), and [`acyclic`], [`layered`]: games without cycles evaluated straight
+//!   from their callbacks.
 //!
-//! How. A graph analysis first decides every state of probability 0 or 1 and of infinite
-//! expected reward (module `setup`, over the searches of `graph`); the other states are
-//! solved component by component of the graph, in `f64` by sound interval iteration with
-//! end components collapsed (`interval`), exactly by solving the Markov chain of a
-//! strategy (`elim`) and improving the strategy until no choice is better (`exact`).
-//! Step-bounded properties take `k` steps of the Bellman operator (`bounded`).
+//! How. The graph analysis (`crate::analysis`) first decides every state of value 0, of
+//! the greatest value and of infinite expected reward; the other states are solved
+//! component by component of the graph, each after those it leads to: in `f64` by sound
+//! interval iteration (`interval`), with end components collapsed or deflated and guesses
+//! certified (`guess`); exactly by solving the Markov chain of a strategy and improving
+//! the strategy until no choice is better (`exact`). Step-bounded properties take `k`
+//! steps of the Bellman operator (`bounded`).
 //!
 //! Every stored transition must have a positive probability, and every state a choice.
 
+pub mod acyclic;
 mod bounded;
-mod elim;
 mod exact;
-mod graph;
+pub mod game;
+mod guess;
 mod interval;
-mod modular;
-mod policy;
-mod rational;
-mod setup;
+pub mod layered;
 #[cfg(test)]
 mod tests;
 
-use crate::error::{Error, Result};
-use crate::value::Exact;
-use graph::Graph;
+use crate::analysis::decide as setup;
+use crate::analysis::graph::Graph;
+use crate::error::Result;
+use crate::form::{ExactRewards, Form, Rewards};
+use crate::guard::Stop;
+use crate::numeric::value::{Exact, Value};
 
-/// A Markov decision process with states `0..n`.
-///
-/// State `s` has choices `choices[s]..choices[s + 1]` (at least one each); choice `c` has
-/// transitions `row[c]..row[c + 1]` into `to` and `prob`; the probabilities of a choice add
-/// up to 1 (within rounding; exactly in `exact`).
-#[derive(Clone, Debug, Default)]
-pub struct Sparse {
-    pub choices: Vec<usize>,
-    pub row: Vec<usize>,
-    pub to: Vec<u32>,
-    pub prob: Vec<f64>,
-    /// The exact probabilities, when the model has them: transition `t` has probability
-    /// `exact.values[exact.id[t]]` (few distinct probabilities in most models).
-    pub exact: Option<ExactProbs>,
-    /// The initial states.
-    pub initial: Vec<u32>,
-}
-
-/// Exact probabilities, interned.
-#[derive(Clone, Debug, Default)]
-pub struct ExactProbs {
-    pub values: Vec<Exact>,
-    pub id: Vec<u32>,
-}
-
-impl Sparse {
-    pub fn states(&self) -> usize {
-        self.choices.len().saturating_sub(1)
-    }
-
-    pub fn transitions(&self) -> usize {
-        self.to.len()
-    }
-
-    pub fn choice_count(&self) -> usize {
-        self.row.len().saturating_sub(1)
-    }
-
-    /// The choices of state `s`, as a range of choice indices.
-    #[inline]
-    pub fn choices_of(&self, s: usize) -> std::ops::Range<usize> {
-        self.choices[s]..self.choices[s + 1]
-    }
-
-    /// The transitions of choice `c`, as a range of transition indices.
-    #[inline]
-    pub fn transitions_of(&self, c: usize) -> std::ops::Range<usize> {
-        self.row[c]..self.row[c + 1]
-    }
-}
-
-/// Whether the choices minimise or maximise the value (irrelevant in a Markov chain).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What "best" means: the greatest value (a win probability, a score) or the least (an
+/// expected time). In a two-player game, the goal of the first player; the second has
+/// the other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Goal {
-    Min,
+    #[default]
     Max,
+    Min,
 }
 
-/// Rewards gathered on leaving a state: the state's own and the chosen choice's. Either
-/// vector may be empty (no such rewards); otherwise `state` has one entry per state and
-/// `choice` one per choice. Rewards are at least 0.
-#[derive(Clone, Debug, Default)]
-pub struct Rewards {
-    pub state: Vec<f64>,
-    pub choice: Vec<f64>,
-}
+impl Goal {
+    /// The other player's goal.
+    pub fn opposite(self) -> Goal {
+        match self {
+            Goal::Max => Goal::Min,
+            Goal::Min => Goal::Max,
+        }
+    }
 
-/// Rewards in exact rationals, as [`Rewards`].
-#[derive(Clone, Debug, Default)]
-pub struct ExactRewards {
-    pub state: Vec<Exact>,
-    pub choice: Vec<Exact>,
-}
-
-/// The midpoint of the bounds `[lo, hi]` of a value and how far it may be from a value
-/// between them, absolute up to 1 and relative above, its rounding included.
-pub fn midpoint(lo: f64, hi: f64) -> (f64, f64) {
-    interval::midpoint(lo, hi)
-}
-
-/// The unit roundoff of `f64`: one rounding errs by at most this, relatively.
-pub const UNIT: f64 = interval::UNIT;
-
-/// The precision the iteration works to: the one asked for, but no finer than rounding
-/// lets the bounds meet.
-pub fn clamp_precision(precision: f64) -> f64 {
-    interval::clamp_precision(precision)
+    /// Whether `a` is strictly better than `b` for this goal.
+    #[inline]
+    pub fn better<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            Goal::Max => a > b,
+            Goal::Min => a < b,
+        }
+    }
 }
 
 /// The answer for every state, in `f64`.
@@ -164,44 +101,94 @@ pub struct ExactAnswer {
     pub before: Option<Vec<Option<Exact>>>,
 }
 
-/// Panics unless the model's arrays fit together.
-fn check(m: &Sparse) {
-    let n = m.states();
-    assert!(n < (1 << 30), "a sparse model has fewer than 2^30 states");
-    assert!(
-        m.choices.is_empty() || m.choices[0] == 0,
-        "the first state's choices start at 0"
-    );
-    assert!(
-        (0..n).all(|s| m.choices[s] < m.choices[s + 1]),
-        "every state has a choice"
-    );
-    assert_eq!(
-        m.choices.last().copied().unwrap_or(0),
-        m.choice_count(),
-        "the last state's choices end with the choices"
-    );
-    assert!(
-        m.row.is_empty() || m.row[0] == 0,
-        "the first choice's transitions start at 0"
-    );
-    assert_eq!(
-        m.row.last().copied().unwrap_or(0),
-        m.to.len(),
-        "the last choice's transitions end with the transitions"
-    );
-    assert_eq!(m.prob.len(), m.to.len(), "one probability per transition");
-    assert!(
-        m.to.iter().all(|&t| (t as usize) < n),
-        "every transition leads to a state"
-    );
+/// What a solve runs with besides its question: how precise an `f64` answer must be,
+/// the flag that stops it, and how an error names a state (the front end's own name for
+/// it: its variables in a model file, its `repr` in Python).
+pub struct Context<'a> {
+    /// The largest error allowed on an `f64` value: absolute up to 1, relative above; it
+    /// cannot usefully be below 1e-15.
+    pub precision: f64,
+    pub stop: Stop,
+    pub names: &'a (dyn Fn(usize) -> String + Sync),
+}
+
+/// A state's name when the front end gives none: its number.
+fn number(s: usize) -> String {
+    s.to_string()
+}
+
+impl Context<'static> {
+    /// The context of a solve to `precision` that nothing stops, naming states by number.
+    pub fn new(precision: f64) -> Context<'static> {
+        Context {
+            precision,
+            stop: Stop::default(),
+            names: &number,
+        }
+    }
+}
+
+impl Default for Context<'static> {
+    /// To the default precision, 1e-12.
+    fn default() -> Self {
+        Context::new(1e-12)
+    }
+}
+
+impl<'a> Context<'a> {
+    pub fn with_stop(self, stop: Stop) -> Context<'a> {
+        Context { stop, ..self }
+    }
+
+    pub fn with_names<'b>(self, names: &'b (dyn Fn(usize) -> String + Sync)) -> Context<'b> {
+        Context {
+            precision: self.precision,
+            stop: self.stop,
+            names,
+        }
+    }
+}
+
+/// Who picks at each state: the goal of the one player who chooses, or in a game each
+/// state's player's.
+pub(crate) struct Sides {
+    goal: Goal,
+    /// In a game, whether each state's player maximises; empty otherwise.
+    maximise: Vec<bool>,
+}
+
+impl Sides {
+    pub fn new(g: &Graph, first: Goal) -> Sides {
+        if g.game {
+            Sides {
+                goal: first,
+                maximise: (0..g.states())
+                    .map(|s| g.goal_at(first, s) == Goal::Max)
+                    .collect(),
+            }
+        } else {
+            Sides {
+                goal: g.goal(first),
+                maximise: Vec::new(),
+            }
+        }
+    }
+
+    #[inline]
+    pub fn at(&self, s: usize) -> Goal {
+        match self.maximise.get(s) {
+            Some(true) => Goal::Max,
+            Some(false) => Goal::Min,
+            None => self.goal,
+        }
+    }
 }
 
 fn check_set(name: &str, set: &[bool], n: usize) {
     assert_eq!(set.len(), n, "`{name}` has one entry per state");
 }
 
-fn check_rewards(m: &Sparse, state: usize, choice: usize) {
+fn check_rewards(m: &Form, state: usize, choice: usize) {
     assert!(
         state == 0 || state == m.states(),
         "state rewards: none, or one per state"
@@ -210,16 +197,6 @@ fn check_rewards(m: &Sparse, state: usize, choice: usize) {
         choice == 0 || choice == m.choice_count(),
         "choice rewards: none, or one per choice"
     );
-}
-
-fn exact_probs(m: &Sparse) -> Result<&ExactProbs> {
-    let ex = m.exact.as_ref().ok_or(Error::NotExact)?;
-    assert_eq!(
-        ex.id.len(),
-        m.to.len(),
-        "one exact probability per transition"
-    );
-    Ok(ex)
 }
 
 /// The reward of each choice (its state's and its own), in `f64`.
@@ -250,7 +227,7 @@ fn rewards_exact(g: &Graph, rewards: &ExactRewards) -> Vec<Exact> {
     );
     (0..g.m.choice_count())
         .map(|c| {
-            let mut r = Exact::zero();
+            let mut r: Exact = Zero::zero();
             if !rewards.state.is_empty() {
                 r += &rewards.state[g.owner[c] as usize];
             }
@@ -263,133 +240,186 @@ fn rewards_exact(g: &Graph, rewards: &ExactRewards) -> Vec<Exact> {
 }
 
 /// The probability of `stay U target` (`F target` when `stay` is all true) from every
-/// state, minimised or maximised over the strategies, within `precision` (absolute; it
-/// cannot usefully be below 1e-15).
-pub fn until(
-    m: &Sparse,
-    goal: Goal,
-    stay: &[bool],
-    target: &[bool],
-    precision: f64,
-) -> Result<Answer> {
-    check(m);
+/// state, minimised or maximised (by the first player, in a game) over the strategies.
+pub fn until(m: &Form, goal: Goal, stay: &[bool], target: &[bool], cx: &Context) -> Result<Answer> {
+    m.check();
     check_set("stay", stay, m.states());
     check_set("target", target, m.states());
     let g = Graph::new(m);
-    let setup = setup::until(&g, goal, stay, target);
-    let solved = interval::solve(&g, &setup, &[], precision, true)?;
-    Ok(interval::answer(&setup, solved))
+    let setup = setup::until(&g, goal, stay, target, None);
+    let job = interval::Job {
+        setup: &setup,
+        rew: &[],
+        values: &[],
+        precision: cx.precision,
+        strict: true,
+        stop: &cx.stop,
+        names: cx.names,
+    };
+    let solved = interval::solve(&g, &job)?;
+    Ok(interval::answer(&job, solved))
 }
 
 /// [`until`] in exact rationals; the model needs its exact probabilities.
-pub fn until_exact(m: &Sparse, goal: Goal, stay: &[bool], target: &[bool]) -> Result<ExactAnswer> {
-    check(m);
+pub fn until_exact(
+    m: &Form,
+    goal: Goal,
+    stay: &[bool],
+    target: &[bool],
+    cx: &Context,
+) -> Result<ExactAnswer> {
+    m.check();
     check_set("stay", stay, m.states());
     check_set("target", target, m.states());
-    let ex = exact_probs(m)?;
+    let ex = m.exact_probs()?;
     let g = Graph::new(m);
-    let setup = setup::until(&g, goal, stay, target);
-    exact::solve(&g, ex, &setup, None)
+    let setup = setup::until(&g, goal, stay, target, None);
+    exact::solve(
+        &g,
+        ex,
+        &exact::Job {
+            setup: &setup,
+            rew: None,
+            values: (&[], &[]),
+            start: None,
+            stop: &cx.stop,
+            names: cx.names,
+        },
+    )
 }
 
 /// The probability of `stay U<=k target`: reaching `target` within `k` steps, through
 /// `stay` until then. The strategy is the best first move for `k` steps.
 pub fn bounded_until(
-    m: &Sparse,
+    m: &Form,
     goal: Goal,
     stay: &[bool],
     target: &[bool],
     k: u64,
 ) -> Result<Answer> {
-    check(m);
+    m.check();
     check_set("stay", stay, m.states());
     check_set("target", target, m.states());
     let g = Graph::new(m);
-    Ok(bounded::until(&g, goal, stay, target, k))
+    Ok(bounded::until(&g, &Sides::new(&g, goal), stay, target, k))
 }
 
 /// [`bounded_until`] in exact rationals.
 pub fn bounded_until_exact(
-    m: &Sparse,
+    m: &Form,
     goal: Goal,
     stay: &[bool],
     target: &[bool],
     k: u64,
 ) -> Result<ExactAnswer> {
-    check(m);
+    m.check();
     check_set("stay", stay, m.states());
     check_set("target", target, m.states());
-    let ex = exact_probs(m)?;
+    let ex = m.exact_probs()?;
     let g = Graph::new(m);
-    Ok(bounded::until_exact(&g, ex, goal, stay, target, k))
+    Ok(bounded::until_exact(
+        &g,
+        ex,
+        &Sides::new(&g, goal),
+        stay,
+        target,
+        k,
+    ))
 }
 
 /// The expected reward gathered until `target` is reached (a state's and a choice's
-/// rewards are gathered on leaving them; nothing from the target on), within `precision`
-/// (absolute up to 1, relative above). Infinite where the optimising strategy misses the
-/// target with positive probability: for `Min`, where even the best strategy reaches it
-/// with probability below 1; for `Max`, where some strategy does.
+/// rewards are gathered on leaving them; nothing from the target on). Infinite where the
+/// optimising strategy misses the target with positive probability: for `Min`, where
+/// even the best strategy reaches it with probability below 1; for `Max`, where some
+/// strategy does.
 pub fn reach_reward(
-    m: &Sparse,
+    m: &Form,
     goal: Goal,
     target: &[bool],
     rewards: &Rewards,
-    precision: f64,
+    cx: &Context,
 ) -> Result<Answer> {
-    check(m);
+    m.check();
     check_set("target", target, m.states());
     let g = Graph::new(m);
     let rew = rewards_f64(&g, rewards);
     let setup = setup::reward(&g, goal, target);
-    let solved = interval::solve(&g, &setup, &rew, precision, true)?;
-    Ok(interval::answer(&setup, solved))
+    let job = interval::Job {
+        setup: &setup,
+        rew: &rew,
+        values: &[],
+        precision: cx.precision,
+        strict: true,
+        stop: &cx.stop,
+        names: cx.names,
+    };
+    let solved = interval::solve(&g, &job)?;
+    Ok(interval::answer(&job, solved))
 }
 
 /// [`reach_reward`] in exact rationals; the model needs its exact probabilities.
 pub fn reach_reward_exact(
-    m: &Sparse,
+    m: &Form,
     goal: Goal,
     target: &[bool],
     rewards: &ExactRewards,
+    cx: &Context,
 ) -> Result<ExactAnswer> {
-    check(m);
+    m.check();
     check_set("target", target, m.states());
-    let ex = exact_probs(m)?;
+    let ex = m.exact_probs()?;
     let g = Graph::new(m);
     let rew = rewards_exact(&g, rewards);
-    let approx: Vec<f64> = rew.iter().map(crate::value::Value::to_f64).collect();
+    let approx: Vec<f64> = rew.iter().map(Value::to_f64).collect();
     let setup = setup::reward(&g, goal, target);
-    exact::solve(&g, ex, &setup, Some((&rew, &approx)))
+    exact::solve(
+        &g,
+        ex,
+        &exact::Job {
+            setup: &setup,
+            rew: Some((&rew, &approx)),
+            values: (&[], &[]),
+            start: None,
+            stop: &cx.stop,
+            names: cx.names,
+        },
+    )
 }
 
 /// The expected reward gathered in the first `k` steps (the rewards of the states left
 /// and the choices taken in them). The strategy is the best first move for `k` steps.
-pub fn cumulative_reward(m: &Sparse, goal: Goal, rewards: &Rewards, k: u64) -> Result<Answer> {
-    check(m);
+pub fn cumulative_reward(m: &Form, goal: Goal, rewards: &Rewards, k: u64) -> Result<Answer> {
+    m.check();
     let g = Graph::new(m);
     let rew = rewards_f64(&g, rewards);
-    Ok(bounded::cumulative(&g, goal, &rew, k))
+    Ok(bounded::cumulative(&g, &Sides::new(&g, goal), &rew, k))
 }
 
 /// [`cumulative_reward`] in exact rationals.
 pub fn cumulative_reward_exact(
-    m: &Sparse,
+    m: &Form,
     goal: Goal,
     rewards: &ExactRewards,
     k: u64,
 ) -> Result<ExactAnswer> {
-    check(m);
-    let ex = exact_probs(m)?;
+    m.check();
+    let ex = m.exact_probs()?;
     let g = Graph::new(m);
     let rew = rewards_exact(&g, rewards);
-    Ok(bounded::cumulative_exact(&g, ex, goal, &rew, k))
+    Ok(bounded::cumulative_exact(
+        &g,
+        ex,
+        &Sides::new(&g, goal),
+        &rew,
+        k,
+    ))
 }
 
 /// The value of each choice of state `s` given every state's value: its reward (the
 /// state's and its own, with `rewards`) plus its successors' values weighted by
 /// probability; infinite when a successor's value is. With the values of an answer, the
 /// best choices are worth the state's value and the others show their loss.
-pub fn choice_values(m: &Sparse, s: usize, values: &[f64], rewards: Option<&Rewards>) -> Vec<f64> {
+pub fn choice_values(m: &Form, s: usize, values: &[f64], rewards: Option<&Rewards>) -> Vec<f64> {
     m.choices_of(s)
         .map(|c| {
             let mut v = 0.0;
@@ -415,12 +445,12 @@ pub fn choice_values(m: &Sparse, s: usize, values: &[f64], rewards: Option<&Rewa
 
 /// [`choice_values`] in exact rationals (`None`: infinite).
 pub fn choice_values_exact(
-    m: &Sparse,
+    m: &Form,
     s: usize,
     values: &[Option<Exact>],
     rewards: Option<&ExactRewards>,
 ) -> Result<Vec<Option<Exact>>> {
-    let ex = exact_probs(m)?;
+    let ex = m.exact_probs()?;
     Ok(m.choices_of(s)
         .map(|c| {
             let mut own = Exact::from_integer(0.into());

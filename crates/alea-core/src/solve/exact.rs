@@ -26,17 +26,30 @@
 //!   analysis replace it, and a strict improvement never makes a strategy improper).
 //!   For a proper strategy `s` whose values `v` are a fixed point, and an optimal proper
 //!   strategy `o`, `v <= B_o(v)` iterated gives `v <= value of o`: `v` is the optimum.
+//!
+//! A two-player game: the minimiser's choices are improved first, until none improves
+//! against the maximiser's current ones (his best reply); for a probability, the
+//! minimiser is then moved to stay wherever he can keep the game away from every positive
+//! value forever against those choices, which the linear system cannot see; only then
+//! are the maximiser's choices improved, and the minimiser replies again. When no choice
+//! of either improves, the values are those of the minimiser's best reply to the
+//! maximiser's strategy (so no more than the value) and of the maximiser's best reply to
+//! the minimiser's (no less): both bounds meet. For a cost, the minimiser is kept on
+//! choices that end the game with probability 1, as for one player.
 
 use num_traits::{One, Signed, Zero};
 
-use super::graph::{Graph, NONE};
 use super::interval;
-use super::rational::Sum;
-use super::setup::{Kind, Setup, INFINITE, ONE, ZERO};
-use super::{elim, modular, ExactAnswer, ExactProbs, Goal, Sparse};
-use crate::error::Result;
-use crate::stochastic::components::components;
-use crate::value::Exact;
+use super::setup::{Kind, Setup, INFINITE, ONE, TARGET, ZERO};
+use super::{ExactAnswer, Goal};
+use crate::analysis::components::components;
+use crate::analysis::graph::{Graph, NONE};
+use crate::error::{Error, Result};
+use crate::form::{ExactProbs, Form};
+use crate::guard::Stop;
+use crate::numeric::rational::Sum;
+use crate::numeric::value::Exact;
+use crate::numeric::{elim, modular};
 
 /// The precision of the `f64` solution that the first strategy is read from.
 const HINT_PRECISION: f64 = 1e-10;
@@ -50,7 +63,7 @@ pub(crate) fn prob(ex: &ExactProbs, t: usize) -> &Exact {
 /// The value of choice `c`: its reward plus its successors' values weighted by
 /// probability; `None` when a successor has none (an infinite value).
 pub(crate) fn choice_value_exact<'v>(
-    m: &Sparse,
+    m: &Form,
     ex: &ExactProbs,
     c: usize,
     rew: Option<&[Exact]>,
@@ -64,53 +77,74 @@ pub(crate) fn choice_value_exact<'v>(
     Some(sum.finish())
 }
 
-/// Exact values of every state of `setup`. `rew` holds each choice's reward exactly and
-/// in `f64` (for expected rewards).
-pub(crate) fn solve(
-    g: &Graph,
-    ex: &ExactProbs,
-    setup: &Setup,
-    rew: Option<(&[Exact], &[f64])>,
-) -> Result<ExactAnswer> {
-    solve_from(g, ex, setup, rew, None)
+/// What the exact solver is asked besides the graph.
+pub(crate) struct Job<'a> {
+    pub setup: &'a Setup,
+    /// Each choice's reward exactly and in `f64` (for expected rewards).
+    pub rew: Option<(&'a [Exact], &'a [f64])>,
+    /// What each target is worth, exactly and in `f64`; empty: 1 for a probability's
+    /// targets, 0 for a reward's.
+    pub values: (&'a [Exact], &'a [f64]),
+    /// The strategy (choice offsets) to start from, rather than the one read off an
+    /// `f64` solution.
+    pub start: Option<&'a [u32]>,
+    pub stop: &'a Stop,
+    pub names: &'a dyn Fn(usize) -> String,
 }
 
-/// [`solve`], starting from the strategy `start` (choice offsets) rather than the one read
-/// off an `f64` solution.
-pub(crate) fn solve_from(
-    g: &Graph,
-    ex: &ExactProbs,
-    setup: &Setup,
-    rew: Option<(&[Exact], &[f64])>,
-    start: Option<&[u32]>,
-) -> Result<ExactAnswer> {
+/// Exact values of every state of the job's setup.
+pub(crate) fn solve(g: &Graph, ex: &ExactProbs, job: &Job) -> Result<ExactAnswer> {
+    let setup = job.setup;
     let m = g.m;
     let n = g.states();
     let unknown = setup.unknown();
+    let top = if job.values.0.is_empty() {
+        Exact::one()
+    } else {
+        (0..n)
+            .filter(|&s| matches!(setup.class[s], ONE | TARGET))
+            .map(|s| &job.values.0[s])
+            .max()
+            .cloned()
+            .unwrap_or_else(Exact::zero)
+    };
     let mut value: Vec<Option<Exact>> = setup
         .class
         .iter()
-        .map(|&c| match c {
+        .enumerate()
+        .map(|(s, &c)| match c {
             ZERO => Some(Exact::zero()),
-            ONE => Some(Exact::one()),
+            ONE => Some(top.clone()),
+            TARGET => Some(job.values.0.get(s).cloned().unwrap_or_else(Exact::zero)),
             _ => None,
         })
         .collect();
     let mut sel: Vec<u32> = (0..n).map(|s| m.choices[s] as u32).collect();
-    let exact_rew = rew.map(|r| r.0);
+    let exact_rew = job.rew.map(|r| r.0);
     // The states left to strategy iteration.
-    let pending = if g.markov || start.is_some() {
+    let pending = if g.markov || job.start.is_some() {
         unknown.clone()
     } else {
         settle_alone(g, ex, setup, exact_rew, &mut value, &mut sel)
     };
-    if let Some(start) = start {
+    if let Some(start) = job.start {
         for s in 0..n {
             sel[s] += start[s];
         }
     } else if !g.markov && pending.contains(&true) {
-        let f64_rew = rew.map_or(&[][..], |r| r.1);
-        let hint = interval::solve(g, setup, f64_rew, HINT_PRECISION, false)?;
+        let f64_rew = job.rew.map_or(&[][..], |r| r.1);
+        let hint = interval::solve(
+            g,
+            &interval::Job {
+                setup,
+                rew: f64_rew,
+                values: job.values.1,
+                precision: HINT_PRECISION,
+                strict: false,
+                stop: job.stop,
+                names: job.names,
+            },
+        )?;
         for s in 0..n {
             if pending[s] {
                 sel[s] += hint.strategy[s];
@@ -118,12 +152,56 @@ pub(crate) fn solve_from(
         }
     }
     let rew = exact_rew;
+    let mut rounds = 0usize;
     loop {
+        job.stop.check()?;
+        rounds += 1;
+        if rounds > MAX_ROUNDS {
+            let s = (0..n).find(|&s| pending[s]).unwrap_or(0);
+            return Err(Error::NotConverged(
+                (job.names)(s),
+                MAX_ROUNDS as u64,
+                "strategy iteration did not settle".to_string(),
+            ));
+        }
         if setup.kind == Kind::Reward {
             make_proper(g, setup, &pending, &value, &mut sel);
         }
         evaluate(g, ex, setup.kind, &pending, &sel, rew, &mut value);
-        if g.markov || !improve(g, ex, setup.goal, &pending, rew, &value, &mut sel) {
+        if g.markov {
+            break;
+        }
+        if !setup.game {
+            if !improve(g, ex, setup, None, &pending, rew, &value, &mut sel) {
+                break;
+            }
+            continue;
+        }
+        if improve(
+            g,
+            ex,
+            setup,
+            Some(Goal::Min),
+            &pending,
+            rew,
+            &value,
+            &mut sel,
+        ) {
+            continue;
+        }
+        if setup.kind == Kind::Until && keep_from_payoffs(g, setup, &pending, &value, &mut sel) {
+            continue;
+        }
+        if !improve(
+            g,
+            ex,
+            setup,
+            Some(Goal::Max),
+            &pending,
+            rew,
+            &value,
+            &mut sel,
+        ) {
             break;
         }
     }
@@ -138,6 +216,70 @@ pub(crate) fn solve_from(
         strategy,
         before: None,
     })
+}
+
+/// The most rounds of strategy iteration.
+const MAX_ROUNDS: usize = 100_000;
+
+/// In a game, for a probability: where the minimiser can keep the game away from every
+/// state of positive value forever against the maximiser's current choices, the value
+/// is 0; moves him to stay there wherever a value above 0 shows he does not yet. Whether
+/// any choice changed.
+fn keep_from_payoffs(
+    g: &Graph,
+    setup: &Setup,
+    pending: &[bool],
+    value: &[Option<Exact>],
+    sel: &mut [u32],
+) -> bool {
+    let m = g.m;
+    let n = g.states();
+    let mut safe = pending.to_vec();
+    let good = |c: usize, safe: &[bool]| {
+        m.to[m.transitions_of(c)].iter().all(|&t| {
+            let t = t as usize;
+            if pending[t] {
+                safe[t]
+            } else {
+                value[t].as_ref().is_some_and(|v| v.is_zero())
+            }
+        })
+    };
+    loop {
+        let mut changed = false;
+        for s in 0..n {
+            if !safe[s] {
+                continue;
+            }
+            let stays = if setup.goal_at(g, s) == Goal::Min {
+                m.choices_of(s).any(|c| good(c, &safe))
+            } else {
+                good(sel[s] as usize, &safe)
+            };
+            if !stays {
+                safe[s] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    if !(0..n).any(|s| safe[s] && value[s].as_ref().is_some_and(|v| !v.is_zero())) {
+        return false;
+    }
+    let mut moved = false;
+    for s in 0..n {
+        if safe[s] && setup.goal_at(g, s) == Goal::Min && !good(sel[s] as usize, &safe) {
+            let c = m
+                .choices_of(s)
+                .find(|&c| good(c, &safe))
+                .expect("a safe minimiser has a safe choice");
+            sel[s] = c as u32;
+            moved = true;
+        }
+    }
+    moved
 }
 
 /// The states of `seed`, and those of `through` that reach `seed` with positive
@@ -194,7 +336,8 @@ fn make_proper(
     }
     let spoiled = reach_under(g, sel, &cannot, unknown);
     for s in 0..n {
-        if spoiled[s] && setup.toward[s] != NONE {
+        // The minimiser's states alone: in a game, the maximiser would keep it going.
+        if spoiled[s] && setup.toward[s] != NONE && setup.goal_at(g, s) == Goal::Min {
             sel[s] = setup.toward[s];
         }
     }
@@ -237,10 +380,8 @@ fn settle_alone(
             let Some(v) = taken_until_leaving(m, ex, s, c, rew, value) else {
                 continue;
             };
-            let better = best.as_ref().is_none_or(|(b, _)| match setup.goal {
-                Goal::Max => v > *b,
-                Goal::Min => v < *b,
-            });
+            let goal = setup.goal_at(g, s);
+            let better = best.as_ref().is_none_or(|(b, _)| goal.better(&v, b));
             if better {
                 best = Some((v, c));
             }
@@ -258,7 +399,7 @@ fn settle_alone(
 /// other successors' values weighted by probability, over the probability of leaving;
 /// `None` when it never leaves, or may reach a state of infinite value.
 fn taken_until_leaving(
-    m: &Sparse,
+    m: &Form,
     ex: &ExactProbs,
     s: usize,
     c: usize,
@@ -381,9 +522,9 @@ fn solve_chain(
             rows.push(row);
             b.push(constant);
         }
-        let x = match modular::solve(&rows, &b) {
+        let x = match modular::solve(&rows, &b, usize::MAX, u64::MAX) {
             Some(x) => x,
-            None => elim::solve(rows, b, usize::MAX, &mut { u64::MAX })
+            None => elim::solve(rows, b, None, usize::MAX, &mut { u64::MAX })
                 .expect("a component of the chosen chain leaves itself (the strategy is proper)"),
         };
         for (&s, v) in states.iter().zip(x) {
@@ -393,12 +534,14 @@ fn solve_chain(
     }
 }
 
-/// Switches every open state to a strictly better choice, if it has one; whether any
-/// switched.
+/// Switches every open state (in a game, every one of the player whose goal is `only`)
+/// to a strictly better choice, if it has one; whether any switched.
+#[allow(clippy::too_many_arguments)]
 fn improve(
     g: &Graph,
     ex: &ExactProbs,
-    goal: Goal,
+    setup: &Setup,
+    only: Option<Goal>,
     unknown: &[bool],
     rew: Option<&[Exact]>,
     value: &[Option<Exact>],
@@ -407,7 +550,8 @@ fn improve(
     let m = g.m;
     let mut improved = false;
     for s in 0..g.states() {
-        if !unknown[s] {
+        let goal = setup.goal_at(g, s);
+        if !unknown[s] || only.is_some_and(|o| o != goal) {
             continue;
         }
         let now = value[s].as_ref().expect("open states are solved");
@@ -420,11 +564,7 @@ fn improve(
                 continue;
             };
             let bar = best.as_ref().map_or(now, |b| &b.0);
-            let better = match goal {
-                Goal::Max => v > *bar,
-                Goal::Min => v < *bar,
-            };
-            if better {
+            if goal.better(&v, bar) {
                 best = Some((v, c));
             }
         }

@@ -1,0 +1,125 @@
+//! Strongly connected components on node indices (Tarjan's algorithm with an explicit
+//! stack): the one implementation every solver and search of the engine uses.
+
+/// Strongly connected components, in the order they are completed: every component comes
+/// after each component it leads to.
+pub(crate) struct Components {
+    /// The nodes, component after component.
+    pub nodes: Vec<u32>,
+    /// `start[c]..start[c + 1]` are component `c`'s nodes in `nodes`.
+    pub start: Vec<usize>,
+}
+
+impl Components {
+    pub fn count(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn get(&self, c: usize) -> &[u32] {
+        &self.nodes[self.start[c]..self.start[c + 1]]
+    }
+}
+
+const UNSEEN: u32 = u32::MAX;
+
+/// Tarjan's bookkeeping.
+struct Tarjan {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    counter: u32,
+    /// A frame is a node and the range of its successors in `arena` still to visit.
+    frames: Vec<(u32, usize, usize)>,
+    arena: Vec<u32>,
+}
+
+impl Tarjan {
+    fn enter(&mut self, v: u32, succ: &mut impl FnMut(u32, &mut Vec<u32>)) {
+        self.index[v as usize] = self.counter;
+        self.low[v as usize] = self.counter;
+        self.counter += 1;
+        self.on_stack[v as usize] = true;
+        self.stack.push(v);
+        let from = self.arena.len();
+        succ(v, &mut self.arena);
+        self.frames.push((v, from, self.arena.len()));
+    }
+}
+
+/// Tarjan's algorithm with an explicit stack, on nodes `0..n`, from `roots`; `succ(v,
+/// out)` appends `v`'s successors to `out`. Only nodes reachable from the roots appear.
+pub(crate) fn components(
+    n: usize,
+    roots: impl IntoIterator<Item = u32>,
+    mut succ: impl FnMut(u32, &mut Vec<u32>),
+) -> Components {
+    let mut t = Tarjan {
+        index: vec![UNSEEN; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        counter: 0,
+        frames: Vec::new(),
+        arena: Vec::new(),
+    };
+    let mut out = Components {
+        nodes: Vec::with_capacity(n),
+        start: vec![0],
+    };
+    for root in roots {
+        if t.index[root as usize] != UNSEEN {
+            continue;
+        }
+        t.enter(root, &mut succ);
+        while let Some(&(v, next, end)) = t.frames.last() {
+            if next < end {
+                let w = t.arena[next];
+                t.frames.last_mut().expect("a frame is open").1 += 1;
+                if t.index[w as usize] == UNSEEN {
+                    t.enter(w, &mut succ);
+                } else if t.on_stack[w as usize] {
+                    t.low[v as usize] = t.low[v as usize].min(t.index[w as usize]);
+                }
+                continue;
+            }
+            let (_, from, _) = t.frames.pop().expect("a frame is open");
+            t.arena.truncate(from);
+            if let Some(&(parent, _, _)) = t.frames.last() {
+                t.low[parent as usize] = t.low[parent as usize].min(t.low[v as usize]);
+            }
+            if t.low[v as usize] == t.index[v as usize] {
+                loop {
+                    let w = t.stack.pop().expect("v is on the stack");
+                    t.on_stack[w as usize] = false;
+                    out.nodes.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                out.start.push(out.nodes.len());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn components_come_after_those_they_lead_to() {
+        // 0 -> 1 <-> 2 -> 3, 3 -> 3
+        let edges: [&[u32]; 4] = [&[1], &[2], &[1, 3], &[3]];
+        let c = components(4, [0], |v, out| out.extend_from_slice(edges[v as usize]));
+        let order: Vec<Vec<u32>> = (0..c.count())
+            .map(|i| {
+                let mut v = c.get(i).to_vec();
+                v.sort();
+                v
+            })
+            .collect();
+        assert_eq!(order, vec![vec![3], vec![1, 2], vec![0]]);
+    }
+}

@@ -1,0 +1,147 @@
+//! The one explicit form every solver works on: the states numbered densely, each state's
+//! choices in one compressed row and each choice's transitions in another, with their
+//! probabilities in `f64` and, when the model has them, exactly.
+//!
+//! Every front end arrives here: a model file is built into a form, a game described by
+//! callbacks is explored into one ([`explore`](mod@explore)), and the cluster sweeps its
+//! share of one. A state with one choice is chance's; a state with several belongs to
+//! one of two players: the first optimises towards the question's goal, the second
+//! (a two-player game) against it.
+
+pub mod build;
+pub mod explore;
+
+use crate::error::{Error, Result};
+use crate::numeric::value::Exact;
+
+pub use build::{Builder, Node};
+pub use explore::{explore, Explored};
+
+/// A Markov decision process, or a turn-based two-player stochastic game, with states
+/// `0..n`.
+///
+/// State `s` has choices `choices[s]..choices[s + 1]` (at least one each); choice `c` has
+/// transitions `row[c]..row[c + 1]` into `to` and `prob`; the probabilities of a choice add
+/// up to 1 (within rounding; exactly in `exact`).
+#[derive(Clone, Debug, Default)]
+pub struct Form {
+    pub choices: Vec<usize>,
+    pub row: Vec<usize>,
+    pub to: Vec<u32>,
+    pub prob: Vec<f64>,
+    /// The exact probabilities, when the model has them: transition `t` has probability
+    /// `exact.values[exact.id[t]]` (few distinct probabilities in most models).
+    pub exact: Option<ExactProbs>,
+    /// The initial states.
+    pub initial: Vec<u32>,
+    /// The states whose choices the second player makes, against the goal; empty when
+    /// the first player makes every choice (a Markov decision process or chain).
+    pub opponent: Vec<bool>,
+}
+
+/// Exact probabilities, interned.
+#[derive(Clone, Debug, Default)]
+pub struct ExactProbs {
+    pub values: Vec<Exact>,
+    pub id: Vec<u32>,
+}
+
+/// Rewards gathered on leaving a state: the state's own and the chosen choice's. Either
+/// vector may be empty (no such rewards); otherwise `state` has one entry per state and
+/// `choice` one per choice.
+#[derive(Clone, Debug, Default)]
+pub struct Rewards {
+    pub state: Vec<f64>,
+    pub choice: Vec<f64>,
+}
+
+/// Rewards in exact rationals, as [`Rewards`].
+#[derive(Clone, Debug, Default)]
+pub struct ExactRewards {
+    pub state: Vec<Exact>,
+    pub choice: Vec<Exact>,
+}
+
+impl Form {
+    pub fn states(&self) -> usize {
+        self.choices.len().saturating_sub(1)
+    }
+
+    pub fn transitions(&self) -> usize {
+        self.to.len()
+    }
+
+    pub fn choice_count(&self) -> usize {
+        self.row.len().saturating_sub(1)
+    }
+
+    /// The choices of state `s`, as a range of choice indices.
+    #[inline]
+    pub fn choices_of(&self, s: usize) -> std::ops::Range<usize> {
+        self.choices[s]..self.choices[s + 1]
+    }
+
+    /// The transitions of choice `c`, as a range of transition indices.
+    #[inline]
+    pub fn transitions_of(&self, c: usize) -> std::ops::Range<usize> {
+        self.row[c]..self.row[c + 1]
+    }
+
+    /// Whether the second player owns some state with a choice to make.
+    pub fn two_players(&self) -> bool {
+        !self.opponent.is_empty()
+    }
+
+    /// The exact probabilities, or the error that says the model has none.
+    pub fn exact_probs(&self) -> Result<&ExactProbs> {
+        let ex = self.exact.as_ref().ok_or(Error::NotExact)?;
+        assert_eq!(
+            ex.id.len(),
+            self.to.len(),
+            "one exact probability per transition"
+        );
+        Ok(ex)
+    }
+
+    /// Panics unless the arrays fit together: a form is built by the engine's own code,
+    /// so a malformed one is a bug, not bad input.
+    pub(crate) fn check(&self) {
+        let n = self.states();
+        assert!(n < (1 << 30), "a form has fewer than 2^30 states");
+        assert!(
+            self.choices.is_empty() || self.choices[0] == 0,
+            "the first state's choices start at 0"
+        );
+        assert!(
+            (0..n).all(|s| self.choices[s] < self.choices[s + 1]),
+            "every state has a choice"
+        );
+        assert_eq!(
+            self.choices.last().copied().unwrap_or(0),
+            self.choice_count(),
+            "the last state's choices end with the choices"
+        );
+        assert!(
+            self.row.is_empty() || self.row[0] == 0,
+            "the first choice's transitions start at 0"
+        );
+        assert_eq!(
+            self.row.last().copied().unwrap_or(0),
+            self.to.len(),
+            "the last choice's transitions end with the transitions"
+        );
+        assert_eq!(
+            self.prob.len(),
+            self.to.len(),
+            "one probability per transition"
+        );
+        assert!(
+            self.to.iter().all(|&t| (t as usize) < n),
+            "every transition leads to a state"
+        );
+        assert!(
+            self.opponent.is_empty() || self.opponent.len() == n,
+            "the second player's states: none, or a flag per state"
+        );
+    }
+}

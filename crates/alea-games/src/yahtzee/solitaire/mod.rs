@@ -25,5 +25,6 @@ pub use service::{
 };
 pub use simulate::{
     game_dice, simulate, simulate_from, simulate_range, simulate_with, Book, Scores, Start,
+    BLOCK_GAMES,
 };
 pub use solve::{solve, solve_with_progress, Moments, Position, Table};

@@ -3,6 +3,7 @@
 //! seeded dice, and the distribution of the final score.
 
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -12,11 +13,13 @@ use serde_json::{json, Value as Json};
 
 use alea_games::yahtzee::solitaire::{
     self, advise, check_games, check_room, distribution, exact_score, parse_dice, parse_targets,
-    plays_games, score_distribution, service, simulate_from, solve_with_progress, Advice, Bin,
-    Card, Choice, Dice, ExactScore, Kept, Player, Rules, Scores, Start, Table, TooManyGames, BOXES,
+    plays_games, score_distribution, service, simulate_from, simulate_range, solve_with_progress,
+    Advice, Bin, Book, Card, Choice, Dice, ExactScore, Kept, Player, Rules, Scores, Start, Table,
+    TooManyGames, BLOCK_GAMES, BOXES,
 };
 
-use alea_cluster::{batch, fingerprint};
+use alea_cluster::batch::{self, Blocks};
+use alea_cluster::fingerprint;
 
 use crate::cluster::{self, ClusterArgs};
 use crate::dice::option;
@@ -524,14 +527,29 @@ impl Games {
         };
         let bar = cluster::bar(&cluster, self.games, "games");
         let shown = bar.clone();
-        let scores = batch::yahtzee_scores(
-            &cluster,
-            player,
-            self.start,
-            self.games,
-            self.seed,
-            move |n| shown.inc(n),
-        )
+        let (start, games, seed) = (self.start, self.games, self.seed);
+        // The scores of every game as `simulate_from` gives them, on process 0.
+        let scores = batch::on_cluster(&cluster, move |worker| {
+            let blocks = Blocks::of(games, *BLOCK_GAMES.start(), *BLOCK_GAMES.end());
+            // Each worker's own book of decisions: the same decisions, worked out where
+            // the games reach them.
+            let mut book = Book::new();
+            let play = |range: Range<u64>| {
+                Ok(simulate_range(
+                    player,
+                    &mut book,
+                    &start,
+                    range,
+                    seed,
+                    &|_| {},
+                ))
+            };
+            let merge = |scores: &mut Scores, range: Range<u64>, block: Scores| {
+                scores.merge(&block);
+                shown.inc(range.end - range.start);
+            };
+            batch::run_blocks(worker, blocks, play, Scores::default(), merge)
+        })
         .map_err(cluster::failure)?;
         bar.finish_and_clear();
         Ok(scores)

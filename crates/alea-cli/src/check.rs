@@ -14,9 +14,8 @@ use serde_json::{json, Map, Value as Json};
 use alea_core::{decimal, fraction};
 use alea_prism::ast::ModelType;
 use alea_prism::check::Number;
-use alea_prism::explore::Explored;
 use alea_prism::session::{
-    self, Answer, ChoiceReport, Kind, Loading, Progress, Run, Settings, Source, Val,
+    self, Answer, ChoiceReport, Kind, Loading, Progress, Run, Settings, Sizes, Source, Val,
 };
 
 use crate::cluster::ClusterArgs;
@@ -371,7 +370,7 @@ fn print_size(
         writeln!(
             out,
             "states: {}, transitions: {}, choices: {}, initial states: {}, deadlocks: {}",
-            sizes.states, sizes.transitions, sizes.choices, sizes.initial, sizes.deadlocks
+            sizes.states, sizes.transitions, sizes.choices, sizes.initial_states, sizes.deadlocks
         )?;
     }
     Ok(())
@@ -438,7 +437,7 @@ fn run_cluster(
         states: t.states,
         transitions: t.transitions,
         choices: t.choices,
-        initial: t.initial,
+        initial_states: t.initial,
         deadlocks: t.deadlocks,
     };
     let build = report.build;
@@ -468,34 +467,11 @@ fn run_cluster(
     }
 }
 
-/// The size of an explored model.
-#[derive(Clone, Copy)]
-struct Sizes {
-    states: u64,
-    transitions: u64,
-    choices: u64,
-    initial: u64,
-    deadlocks: u64,
-}
-
-impl Sizes {
-    fn of(explored: &Explored) -> Sizes {
-        let m = &explored.form;
-        Sizes {
-            states: m.states() as u64,
-            transitions: m.transitions() as u64,
-            choices: m.choice_count() as u64,
-            initial: m.initial.len() as u64,
-            deadlocks: explored.deadlocks as u64,
-        }
-    }
-}
-
 fn size_fields(o: &mut Map<String, Json>, sizes: &Sizes) {
     o.insert("states".into(), json!(sizes.states));
     o.insert("transitions".into(), json!(sizes.transitions));
     o.insert("choices".into(), json!(sizes.choices));
-    o.insert("initial_states".into(), json!(sizes.initial));
+    o.insert("initial_states".into(), json!(sizes.initial_states));
     o.insert("deadlocks".into(), json!(sizes.deadlocks));
 }
 

@@ -1,6 +1,7 @@
 //! `alea patience`: Double Patience deals from the judge format, and random deals.
 
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -10,10 +11,12 @@ use serde_json::{json, Value as Json};
 use alea_core::{fraction, Exact};
 use alea_games::patience::{
     analyse, hints, judge_tableaus, parse_deals_in, push_fixed6_line, random_play, random_play_all,
-    random_play_tableaus, stats, Analysis, Deal, Layout, MoveHint, RandomDeals, Stats, BINS,
+    random_play_tableaus, stats, Analysis, Deal, DealBlocks, DealFigures, Layout, MoveHint,
+    RandomDeals, Stats, Sums, BINS, BLOCK_DEALS,
 };
 
-use alea_cluster::{batch, fingerprint};
+use alea_cluster::batch::{self, Blocks};
+use alea_cluster::fingerprint;
 
 use crate::cluster::{self, ClusterArgs};
 use crate::failure::Failure;
@@ -386,8 +389,20 @@ fn figures(args: &StatsArgs) -> Result<Option<Stats>, Failure> {
     };
     let bar = cluster::bar(&cluster, deals, "deals");
     let shown = bar.clone();
-    let s = batch::patience_stats(&cluster, deals, args.seed, move |n| shown.inc(n))
-        .map_err(cluster::failure)?;
+    let seed = args.seed;
+    // The figures of every deal as `stats` gives them, to the bit, on process 0.
+    let s = batch::on_cluster(&cluster, move |worker| {
+        let blocks = Blocks::of(deals, *BLOCK_DEALS.start(), *BLOCK_DEALS.end());
+        let mut mine = DealBlocks::new(seed);
+        let solve = |range: Range<u64>| mine.solve(range).map_err(|e| e.to_string());
+        let merge = |sums: &mut Sums, range: Range<u64>, figures: DealFigures| {
+            sums.add(&figures.into());
+            shown.inc(range.end - range.start);
+        };
+        let sums = batch::run_blocks(worker, blocks, solve, Sums::default(), merge)?;
+        Ok(sums.map(|s| s.stats()))
+    })
+    .map_err(cluster::failure)?;
     bar.finish_and_clear();
     Ok(s)
 }

@@ -3,22 +3,26 @@
 //! seeded dice, and the distribution of the final score.
 
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 
 use alea_games::yahtzee::solitaire::{
-    self, advise, distribution, exact_score, exact_scores, parse_dice, parse_targets,
-    simulate_from, solve_with_progress, Advice, Bin, Card, Choice, Dice, Distribution, ExactScore,
-    Player, Rules, Scores, Start, Table, BOXES, EXACT_MAX_OPEN,
+    self, advise, check_games, check_room, distribution, exact_score, parse_dice, parse_targets,
+    plays_games, score_distribution, service, simulate_from, simulate_range, solve_with_progress,
+    Advice, Bin, Book, Card, Choice, Dice, ExactScore, Kept, Player, Rules, Scores, Start, Table,
+    TooManyGames, BLOCK_GAMES, BOXES,
 };
 
-use alea_cluster::{batch, fingerprint};
+use alea_cluster::batch::{self, Blocks};
+use alea_cluster::fingerprint;
 
 use crate::cluster::{self, ClusterArgs};
+use crate::dice::option;
 use crate::failure::Failure;
 use crate::progress;
 use crate::show;
@@ -189,47 +193,18 @@ pub struct DistributionArgs {
     cluster: ClusterArgs,
 }
 
-/// The solved tables of this process, one per rule set: a command solves once, and the
-/// web server shares them between requests.
-static SOLVED: [OnceLock<Arc<Table>>; 4] = [const { OnceLock::new() }; 4];
-
-/// Their players (the plan of a turn and every roll's scores, built once).
-static PLAYERS: [OnceLock<Player<'static>>; 4] = [const { OnceLock::new() }; 4];
-
-fn index(rules: Rules) -> usize {
-    match rules {
-        Rules::FreeJoker => 0,
-        Rules::ForcedJoker => 1,
-        Rules::NoJoker => 2,
-        Rules::NoBonus => 3,
-    }
-}
-
-fn slot(rules: Rules) -> &'static OnceLock<Arc<Table>> {
-    &SOLVED[index(rules)]
-}
-
-/// The player of this process's table under `rules`.
-fn solved_player(rules: Rules) -> &'static Player<'static> {
-    PLAYERS[index(rules)].get_or_init(|| {
-        solve_table(rules);
-        Player::new(slot(rules).get().expect("solved just now"))
+/// The table under `rules`, kept for the rest of the process (the web server shares it
+/// between requests): solved once, with a progress bar on a terminal.
+pub fn solve_table(rules: Rules) -> &'static Kept {
+    service::solved(rules, || {
+        let bar = progress::bar(0, "positions");
+        let table = solve_with_progress(rules, &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        });
+        bar.finish_and_clear();
+        table
     })
-}
-
-/// The table under `rules`: solved once per process, with a progress bar on a terminal.
-pub fn solve_table(rules: Rules) -> Arc<Table> {
-    slot(rules)
-        .get_or_init(|| {
-            let bar = progress::bar(0, "positions");
-            let table = solve_with_progress(rules, &mut |done, total| {
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            });
-            bar.finish_and_clear();
-            Arc::new(table)
-        })
-        .clone()
 }
 
 /// Reads the table saved in `path` and keeps it as this process's table for its rules
@@ -244,7 +219,7 @@ pub fn preload(path: &Path) -> Result<Rules, Failure> {
 fn keep(table: Table) -> Rules {
     let rules = table.rules;
     // A table solved already is the same table.
-    let _ = slot(rules).set(Arc::new(table));
+    let _ = service::keep(table);
     rules
 }
 
@@ -260,7 +235,7 @@ fn with_player<R>(
         Some(path) => keep(load(path, rules)?),
         None => rules.map_or(Rules::FreeJoker, Rules::from),
     };
-    play(solved_player(rules))
+    play(&solve_table(rules).player)
 }
 
 /// The table read from `path`, checked against the rules asked for.
@@ -335,7 +310,7 @@ pub fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
         check_save_path(path)?;
     }
     let began = Instant::now();
-    let table = solve_table(args.rules.into());
+    let table = solve_table(args.rules.into()).table;
     let seconds = began.elapsed().as_secs_f64();
     let (mean, sd) = table.expected_score();
     if let Some(path) = &args.save {
@@ -383,11 +358,7 @@ fn position(card: &str, dice: Option<&str>) -> Result<(Card, Option<[u8; 6]>), F
         Some(d) => Some(parse_dice(d).map_err(spec_error("--dice"))?),
         None => None,
     };
-    if dice.is_some() && card.is_full() {
-        return Err(Failure::bad_input(
-            "--card: the card is full: no box is left to score the dice in",
-        ));
-    }
+    check_room(&card, dice).map_err(|e| Failure::bad_input(format!("--card: {e}")))?;
     Ok((card, dice))
 }
 
@@ -518,13 +489,13 @@ fn options_json(advice: &Advice) -> Json {
 /// The percentiles reported by `simulate`.
 const PERCENTILES: [u32; 9] = [1, 5, 10, 25, 50, 75, 90, 95, 99];
 
+/// More games than `--max-games`, refused before any is played.
+fn too_many_games(e: TooManyGames) -> Failure {
+    Failure::limit(e.message(option))
+}
+
 pub fn run_simulate(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    if args.games > args.max_games {
-        return Err(Failure::limit(format!(
-            "--games {} is above --max-games {}; raise --max-games to go on",
-            args.games, args.max_games
-        )));
-    }
+    check_games(args.games, args.max_games).map_err(too_many_games)?;
     let (card, dice) = position(&args.position.card, args.position.dice.as_deref())?;
     let began = Instant::now();
     with_player(args.table.as_deref(), args.rules, |player| {
@@ -556,14 +527,29 @@ impl Games {
         };
         let bar = cluster::bar(&cluster, self.games, "games");
         let shown = bar.clone();
-        let scores = batch::yahtzee_scores(
-            &cluster,
-            player,
-            self.start,
-            self.games,
-            self.seed,
-            move |n| shown.inc(n),
-        )
+        let (start, games, seed) = (self.start, self.games, self.seed);
+        // The scores of every game as `simulate_from` gives them, on process 0.
+        let scores = batch::on_cluster(&cluster, move |worker| {
+            let blocks = Blocks::of(games, *BLOCK_GAMES.start(), *BLOCK_GAMES.end());
+            // Each worker's own book of decisions: the same decisions, worked out where
+            // the games reach them.
+            let mut book = Book::new();
+            let play = |range: Range<u64>| {
+                Ok(simulate_range(
+                    player,
+                    &mut book,
+                    &start,
+                    range,
+                    seed,
+                    &|_| {},
+                ))
+            };
+            let merge = |scores: &mut Scores, range: Range<u64>, block: Scores| {
+                scores.merge(&block);
+                shown.inc(range.end - range.start);
+            };
+            batch::run_blocks(worker, blocks, play, Scores::default(), merge)
+        })
         .map_err(cluster::failure)?;
         bar.finish_and_clear();
         Ok(scores)
@@ -703,14 +689,10 @@ fn simulate_with(
 
 pub fn run_distribution(args: &DistributionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (card, dice) = position(&args.position.card, args.position.dice.as_deref())?;
+    let start = start_of(&card, dice, usize::from(args.position.rolls_left));
     // Games are played only where the distribution is not worked out exactly.
-    let open = (0..13).filter(|&b| card.scores[b].is_none()).count() as u32;
-    let simulated = args.simulate || open > EXACT_MAX_OPEN;
-    if simulated && args.games > args.max_games {
-        return Err(Failure::limit(format!(
-            "--games {} is above --max-games {}; raise --max-games to go on",
-            args.games, args.max_games
-        )));
+    if plays_games(&start, args.simulate) {
+        check_games(args.games, args.max_games).map_err(too_many_games)?;
     }
     let targets = match &args.target {
         Some(spec) => parse_targets(spec).map_err(spec_error("--target"))?,
@@ -718,7 +700,7 @@ pub fn run_distribution(args: &DistributionArgs, out: &mut dyn Write) -> Result<
     };
     let began = Instant::now();
     with_player(args.table.as_deref(), args.rules, |player| {
-        distribution_with(args, began, &card, dice, &targets, player, out)
+        distribution_with(args, began, &card, start, &targets, player, out)
     })
 }
 
@@ -726,14 +708,14 @@ fn distribution_with(
     args: &DistributionArgs,
     began: Instant,
     card: &Card,
-    dice: Option<[u8; 6]>,
+    start: Start,
     targets: &[u32],
     player: &'static Player<'static>,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let table = player.table;
     let rolls_left = usize::from(args.position.rolls_left);
-    let start = start_of(card, dice, rolls_left);
+    let dice = start.roll.map(|(dice, _)| dice);
     // Before the games, as `simulate` does.
     let ExactScore {
         mean: exact_mean,
@@ -746,18 +728,17 @@ fn distribution_with(
         games: args.games,
         seed: args.seed,
     };
-    let distribution = if open <= EXACT_MAX_OPEN && !args.simulate {
-        // No games to share: the processes of a cluster only meet, and process 0
-        // answers.
-        if !games.meet(player, &args.cluster)? {
-            return Ok(());
-        }
-        Distribution::exact(exact_scores(player, &start))
-    } else {
-        let Some(scores) = games.play(player, &args.cluster)? else {
-            return Ok(());
-        };
-        Distribution::simulated(&scores)
+    // Without games to share, the processes of a cluster only meet, and process 0
+    // answers.
+    let Some(distribution) = score_distribution(
+        player,
+        &start,
+        args.simulate,
+        || games.play(player, &args.cluster),
+        || games.meet(player, &args.cluster),
+    )?
+    else {
+        return Ok(());
     };
     let seconds = began.elapsed().as_secs_f64();
     let exact = distribution.is_exact();

@@ -9,15 +9,14 @@
 //! than wait for a partial that will never come. Worker 0 merges a round's partials as
 //! soon as it has them, so it holds a round's partials at most, and its progress is the
 //! whole cluster's.
+//!
+//! The cluster knows no game: what a block computes, and the plain partial it sends, are
+//! the game's, and a front end wires them in.
 
 use std::ops::Range;
 
-use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 use timely::ExchangeData;
-
-use alea_games::patience::{self, RandomDeals, Stats, Sums};
-use alea_games::yahtzee::solitaire::{simulate_range, Book, Player, Scores, Start};
 
 use crate::round::{Channel, Gather};
 use crate::{Cluster, ClusterError};
@@ -133,88 +132,6 @@ where
 /// every process.
 pub fn meet(cluster: &Cluster) -> Result<(), ClusterError> {
     on_cluster(cluster, |_| Ok(None::<()>)).map(|_| ())
-}
-
-/// A block of patience deals as it travels: [`patience::Block`] in plain types.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct DealFigures {
-    random_play: Vec<f64>,
-    winnable: u64,
-}
-
-/// `alea patience stats` on a cluster: the figures of `deals` deals of `seed`, as
-/// [`patience::stats`](fn@patience::stats) gives them to the bit, on process 0. `progress` is called on
-/// process 0 with the deals of each block merged.
-pub fn patience_stats(
-    cluster: &Cluster,
-    deals: u64,
-    seed: u64,
-    progress: impl Fn(u64) + Send + Sync + 'static,
-) -> Result<Option<Stats>, ClusterError> {
-    // Some milliseconds of work at least; the single process's chunk at most.
-    let blocks = Blocks::of(deals, 16, 4096);
-    on_cluster(cluster, move |worker| {
-        let mut stream = RandomDeals::new(seed);
-        let mut next = 0;
-        let compute = |range: Range<u64>| {
-            // The deals of a seed are one stream: a worker draws past the deals of the
-            // others' blocks. Passing a deal takes a third of a microsecond, solving it
-            // some sixty: little beside the work up to some dozens of workers.
-            stream.skip_deals(range.start - next);
-            next = range.end;
-            let dealt: Vec<_> = stream
-                .by_ref()
-                .take((range.end - range.start) as usize)
-                .collect();
-            let block = patience::solve_block(&dealt, &|| {}).map_err(|e| e.to_string())?;
-            Ok(DealFigures {
-                random_play: block.random_play,
-                winnable: block.winnable as u64,
-            })
-        };
-        let merge = |sums: &mut Sums, range: Range<u64>, figures: DealFigures| {
-            sums.add(&patience::Block {
-                random_play: figures.random_play,
-                winnable: figures.winnable as usize,
-            });
-            progress(range.end - range.start);
-        };
-        let sums = run_blocks(worker, blocks, compute, Sums::default(), merge)?;
-        Ok(sums.map(|s| s.stats()))
-    })
-}
-
-/// `alea yahtzee simulate` (and `distribution`) on a cluster: the scores of `games`
-/// games from `start` with the dice of `seed`, as
-/// [`simulate_from`](alea_games::yahtzee::solitaire::simulate_from) gives them, on
-/// process 0. `progress` is called on process 0 with the games of each block merged.
-///
-/// # Panics
-/// As `simulate_from`, when the start's roll is not five dice.
-pub fn yahtzee_scores(
-    cluster: &Cluster,
-    player: &'static Player<'static>,
-    start: Start,
-    games: u64,
-    seed: u64,
-    progress: impl Fn(u64) + Send + Sync + 'static,
-) -> Result<Option<Scores>, ClusterError> {
-    // A block of the smallest size is still a fraction of a second's play; a block of
-    // the largest, one parallel step of the single process's simulation.
-    let blocks = Blocks::of(games, 256, 1 << 16);
-    on_cluster(cluster, move |worker| {
-        // Each worker's own book of decisions: the same decisions, worked out where the
-        // games reach them.
-        let mut book = Book::new();
-        let compute = |range: Range<u64>| {
-            Ok(simulate_range(player, &mut book, &start, range, seed, &|_| {}).counts)
-        };
-        let merge = |scores: &mut Scores, range: Range<u64>, counts: Vec<u64>| {
-            scores.merge(&Scores { counts });
-            progress(range.end - range.start);
-        };
-        run_blocks(worker, blocks, compute, Scores::default(), merge)
-    })
 }
 
 #[cfg(test)]

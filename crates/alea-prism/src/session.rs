@@ -490,6 +490,32 @@ pub struct Quiet;
 
 impl Progress for Quiet {}
 
+/// The size of an explored model, as every front end reports it beside the answers
+/// (or alone, when no property is asked): counted here once, so that the command line
+/// and the Python package count alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub states: u64,
+    pub transitions: u64,
+    pub choices: u64,
+    pub initial_states: u64,
+    /// States without an enabled command (given a self-loop).
+    pub deadlocks: u64,
+}
+
+impl Sizes {
+    pub fn of(explored: &Explored) -> Sizes {
+        let m = &explored.form;
+        Sizes {
+            states: m.states() as u64,
+            transitions: m.transitions() as u64,
+            choices: m.choice_count() as u64,
+            initial_states: m.initial.len() as u64,
+            deadlocks: explored.deadlocks as u64,
+        }
+    }
+}
+
 /// How to explore and check.
 #[derive(Clone, Debug)]
 pub struct Settings {

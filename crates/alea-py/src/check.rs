@@ -12,9 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use alea_prism::check::Number;
-use alea_prism::explore::Explored;
 use alea_prism::session::{
-    self, Answer, Failure, Kind, Limit, Loading, Quiet, Run, Settings, Source, Subject, Val,
+    self, Answer, Failure, Kind, Limit, Loading, Quiet, Run, Settings, Sizes, Source, Subject, Val,
 };
 
 use crate::errors;
@@ -92,42 +91,20 @@ enum Constants {
     Pairs(Vec<(String, String)>),
 }
 
-/// The counts of an explored model.
-#[derive(Clone, Copy)]
-struct Size {
-    states: usize,
-    transitions: usize,
-    choices: usize,
-    initial_states: usize,
-    deadlocks: usize,
-}
-
-impl Size {
-    fn of(explored: &Explored) -> Size {
-        let m = &explored.form;
-        Size {
-            states: m.states(),
-            transitions: m.transitions(),
-            choices: m.choice_count(),
-            initial_states: m.initial.len(),
-            deadlocks: explored.deadlocks,
-        }
-    }
-
-    /// `states`, `transitions`, `choices`, `initial_states` and `deadlocks` into `d`.
-    fn fill(&self, d: &Bound<'_, PyDict>) -> PyResult<()> {
-        d.set_item("states", self.states)?;
-        d.set_item("transitions", self.transitions)?;
-        d.set_item("choices", self.choices)?;
-        d.set_item("initial_states", self.initial_states)?;
-        d.set_item("deadlocks", self.deadlocks)?;
-        Ok(())
-    }
+/// `states`, `transitions`, `choices`, `initial_states` and `deadlocks` of `sizes` into
+/// `d`.
+fn fill(sizes: &Sizes, d: &Bound<'_, PyDict>) -> PyResult<()> {
+    d.set_item("states", sizes.states)?;
+    d.set_item("transitions", sizes.transitions)?;
+    d.set_item("choices", sizes.choices)?;
+    d.set_item("initial_states", sizes.initial_states)?;
+    d.set_item("deadlocks", sizes.deadlocks)?;
+    Ok(())
 }
 
 /// What the work off the interpreter brings back.
 struct Outcome {
-    size: Size,
+    sizes: Sizes,
     build: f64,
     pruned: bool,
     answers: Vec<Answer>,
@@ -212,7 +189,7 @@ fn prism_check<'py>(
             .map(|a| at.as_deref().map(|text| a.find_state(text)).transpose())
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Outcome {
-            size: Size::of(&run.explored),
+            sizes: Sizes::of(&run.explored),
             build,
             pruned: run.pruned(),
             answers,
@@ -231,7 +208,7 @@ fn prism_check<'py>(
         answers.append((Bound::new(py, handle)?, fields, at))?;
     }
     let size = PyDict::new(py);
-    outcome.size.fill(&size)?;
+    fill(&outcome.sizes, &size)?;
     let seconds = PyDict::new(py);
     seconds.set_item("build", outcome.build)?;
     size.set_item("seconds", seconds)?;
@@ -278,7 +255,7 @@ impl PrismAnswer {
             number(py, &self.answer.checked.value, self.exact)?,
         )?;
         d.set_item("holds", self.answer.checked.holds)?;
-        Size::of(&self.answer.model).fill(&d)?;
+        fill(&Sizes::of(&self.answer.model), &d)?;
         d.set_item("pruned", pruned)?;
         let seconds = PyDict::new(py);
         seconds.set_item("build", build)?;

@@ -2,12 +2,13 @@
 //! solitaire game (`alea yahtzee solve | advise | simulate | distribution`).
 //!
 //! A solved table is 16 MB and the plan of a turn that plays from it (a [`Player`])
-//! borrows it. The tables solved in this process are kept, one per set of rules, as the
-//! command line's web server keeps them: solved once, with their players, for every
-//! `Table` of those rules. A table read from a file joins them when it is the first of
-//! its rules (or the same as the one kept); another one is held by its own `Table`,
-//! which builds its player for each call (a quarter of a millisecond).
+//! borrows it. The tables solved in this process are kept, one per set of rules, by the
+//! game's [`service`], as the command line keeps its own: solved once, with their
+//! players, for every `Table` of those rules. A table read from a file joins them when
+//! it is the first of its rules (or the same as the one kept); another one is held by
+//! its own `Table`, which builds its player for each call (a quarter of a millisecond).
 
+use std::convert::Infallible;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -17,9 +18,9 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use rayon::prelude::*;
 
 use alea_games::yahtzee::solitaire::{
-    advise, distribution, exact_score, exact_scores, parse_dice, parse_targets, read_table,
-    simulate_from, solve, Bin, Card, Choice, Dice, Distribution, ExactScore, Player, ReadError,
-    Rules, Start, Table, BOXES, EXACT_MAX_OPEN,
+    advise, check_room, exact_score, parse_dice, parse_targets, plays_games, read_table,
+    score_distribution, service, simulate_from, solve, Bin, Card, Choice, Dice, ExactScore, Kept,
+    Player, ReadError, Rules, Start, Table, BOXES, EXACT_MAX_OPEN,
 };
 use alea_games::yahtzee::{best_assignment, parse_games, CATEGORIES};
 
@@ -76,31 +77,6 @@ fn yahtzee_assign(
         .collect())
 }
 
-/// A table and the player of its turns, kept for the rest of the process.
-struct Kept {
-    table: &'static Table,
-    player: Player<'static>,
-}
-
-/// The kept tables, one per set of rules.
-static KEPT: [OnceLock<&'static Kept>; 4] = [const { OnceLock::new() }; 4];
-
-fn slot(rules: Rules) -> &'static OnceLock<&'static Kept> {
-    let i = Rules::ALL
-        .iter()
-        .position(|&r| r == rules)
-        .expect("every rule set is listed");
-    &KEPT[i]
-}
-
-fn keep(table: Table) -> &'static Kept {
-    let table: &'static Table = Box::leak(Box::new(table));
-    Box::leak(Box::new(Kept {
-        table,
-        player: Player::new(table),
-    }))
-}
-
 /// The table of a `Table`: one of the kept, or its own.
 #[derive(Clone)]
 enum Held {
@@ -145,7 +121,7 @@ fn rules_named(name: &str) -> PyResult<Rules> {
 fn yahtzee_solve(py: Python<'_>, rules: &str) -> PyResult<YahtzeeTable> {
     let rules = rules_named(rules)?;
     let began = Instant::now();
-    let kept = interruptible(py, move || *slot(rules).get_or_init(|| keep(solve(rules))))?;
+    let kept = interruptible(py, move || service::solved(rules, || solve(rules)))?;
     Ok(YahtzeeTable {
         held: Held::Kept(kept),
         seconds: began.elapsed().as_secs_f64(),
@@ -193,24 +169,14 @@ fn yahtzee_load(py: Python<'_>, path: &str, rules: Option<&str>) -> PyResult<Yah
             ));
         }
     }
-    let held = py.detach(move || {
-        let mut table = Some(table);
-        let kept = *slot(table.as_ref().expect("a table").rules)
-            .get_or_init(|| keep(table.take().expect("a table")));
-        match table {
-            None => Held::Kept(kept),
-            Some(t) if same(kept.table, &t) => Held::Kept(kept),
-            Some(t) => Held::Own(Arc::new(t)),
-        }
+    let held = py.detach(move || match service::keep(table) {
+        Ok(kept) => Held::Kept(kept),
+        Err(table) => Held::Own(Arc::new(table)),
     });
     Ok(YahtzeeTable {
         held,
         seconds: began.elapsed().as_secs_f64(),
     })
-}
-
-fn same(a: &Table, b: &Table) -> bool {
-    a.rules == b.rules && a.positions == b.positions && a.values == b.values
 }
 
 /// The dice's tables for reading a card, built once.
@@ -227,14 +193,7 @@ fn position(py: Python<'_>, card: &str, dice: Option<&str>) -> PyResult<(Card, O
         Some(d) => Some(parse_dice(d).map_err(|e| errors::parse(py, &e, "--dice"))?),
         None => None,
     };
-    if dice.is_some() && card.is_full() {
-        return Err(errors::input(
-            py,
-            "the card is full: no box is left to score the dice in",
-            "--card",
-            None,
-        ));
-    }
+    check_room(&card, dice).map_err(|e| errors::input(py, &e.to_string(), "--card", None))?;
     Ok((card, dice))
 }
 
@@ -262,12 +221,15 @@ fn check_games(py: Python<'_>, games: u64, max_games: u64, played: bool) -> PyRe
             "games: at least one game is played, not 0",
         ));
     }
-    if played && games > max_games {
-        return Err(errors::limit(
-            py,
-            &format!("games {games} is above max_games {max_games}; raise max_games to go on"),
-            "max_games",
-        ));
+    if played {
+        // The arguments named by their value, as `games 10` (not `games=10`): the
+        // package's own wording.
+        let named = |name: &str, value: Option<u64>| match value {
+            Some(v) => format!("{name} {v}"),
+            None => name.to_string(),
+        };
+        service::check_games(games, max_games)
+            .map_err(|e| errors::limit(py, &e.message(named), e.setting()))?;
     }
     Ok(())
 }
@@ -316,7 +278,7 @@ impl YahtzeeTable {
     fn same_as(&self, other: &YahtzeeTable) -> bool {
         match (&self.held, &other.held) {
             (Held::Kept(a), Held::Kept(b)) => std::ptr::eq(*a, *b),
-            (a, b) => same(a.table(), b.table()),
+            (a, b) => service::same(a.table(), b.table()),
         }
     }
 
@@ -449,24 +411,22 @@ impl YahtzeeTable {
     ) -> PyResult<Bound<'py, PyDict>> {
         check_rolls_left(rolls_left)?;
         let (card, dice) = position(py, card, dice)?;
-        let open = (0..13).filter(|&b| card.scores[b].is_none()).count() as u32;
-        let simulated = simulate || open > EXACT_MAX_OPEN;
-        check_games(py, games, max_games, simulated)?;
+        let start = start_of(&card, dice, rolls_left);
+        check_games(py, games, max_games, plays_games(&start, simulate))?;
         let targets = match targets {
             Some(spec) => parse_targets(spec).map_err(|e| errors::parse(py, &e, "--target"))?,
             None => Vec::new(),
         };
-        let start = start_of(&card, dice, rolls_left);
         let held = self.held.clone();
         let began = Instant::now();
         let (distribution, dice_text) = interruptible(py, move || {
             held.play(|player| {
-                let open = distribution::open_boxes(&start);
-                let d = if open <= EXACT_MAX_OPEN && !simulate {
-                    Distribution::exact(exact_scores(player, &start))
-                } else {
-                    Distribution::simulated(&simulate_from(player, &start, games, seed, &|_| {}))
+                // This process plays every game, and answers.
+                let play = || {
+                    Ok::<_, Infallible>(Some(simulate_from(player, &start, games, seed, &|_| {})))
                 };
+                let Ok(found) = score_distribution(player, &start, simulate, play, || Ok(true));
+                let d = found.expect("this process answers");
                 (d, faces(player, dice))
             })
         })?;

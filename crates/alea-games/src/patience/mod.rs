@@ -19,6 +19,6 @@ pub use fixed::push_fixed6_line;
 pub use kernel::{Kernel, Tableau};
 pub use model::{Patience, Player};
 pub use stats::{
-    random_deals, random_play_all, random_play_tableaus, solve_block, stats, Block, RandomDeals,
-    Stats, Sums, BINS,
+    random_deals, random_play_all, random_play_tableaus, solve_block, stats, Block, DealBlocks,
+    DealFigures, RandomDeals, Stats, Sums, BINS, BLOCK_DEALS,
 };

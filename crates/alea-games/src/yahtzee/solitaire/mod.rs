@@ -7,6 +7,7 @@ pub mod distribution;
 pub mod file;
 pub mod play;
 pub mod rules;
+pub mod service;
 pub mod simulate;
 pub mod solve;
 pub mod turn;
@@ -19,7 +20,11 @@ pub use distribution::{
 pub use file::{file_len, read_table, starts_like_a_table, ReadError, TableError};
 pub use play::{BoxChoice, Player};
 pub use rules::{Rules, BOXES};
+pub use service::{
+    check_games, check_room, plays_games, score_distribution, FullCard, Kept, TooManyGames,
+};
 pub use simulate::{
     game_dice, simulate, simulate_from, simulate_range, simulate_with, Book, Scores, Start,
+    BLOCK_GAMES,
 };
 pub use solve::{solve, solve_with_progress, Moments, Position, Table};

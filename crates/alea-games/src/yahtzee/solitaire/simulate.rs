@@ -20,7 +20,8 @@
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use std::ops::Range;
+use serde::{Deserialize, Serialize};
+use std::ops::{Range, RangeInclusive};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use alea_core::Estimate;
@@ -41,9 +42,15 @@ const BLOCK: u64 = 1 << 19;
 const CHUNK: usize = 1024;
 /// Turns in a game: one per box.
 const TURNS: usize = 13;
+/// The games in a block when the games of a simulation are shared between processes,
+/// each block played by [`simulate_range`]: a block of the smallest size is still a
+/// fraction of a second's play; a block of the largest, one parallel step of the single
+/// process's simulation.
+pub const BLOCK_GAMES: RangeInclusive<u64> = 256..=1 << 16;
 
-/// How many games ended with each score.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// How many games ended with each score: also the part of a simulation that travels
+/// between processes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scores {
     /// `counts[s]`: the games that scored `s`.
     pub counts: Vec<u64>,

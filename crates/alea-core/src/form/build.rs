@@ -9,7 +9,6 @@
 //! exactly, interned by their reduced fraction.
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use rustc_hash::FxHashMap;
 
 use super::{ExactProbs, Form};
@@ -115,9 +114,16 @@ pub struct Builder {
     game: Game,
     values: Vec<Exact>,
     id: Vec<u32>,
-    /// Interned probabilities by their reduced fraction.
+    /// Interned probabilities by their weight and total weight (a probability met as two
+    /// different fractions is interned twice, the same value: cheaper than reducing
+    /// every fraction met).
     interned: FxHashMap<(u64, u64), u32>,
+    /// The last few looked up, by a hash of the pair: a game's nodes repeat a handful of
+    /// weights over and over (the faces of its dice), and this spares most look-ups.
+    recent: [(u64, u64, u32); RECENT],
 }
+
+const RECENT: usize = 64;
 
 impl Default for Builder {
     fn default() -> Self {
@@ -135,6 +141,7 @@ impl Builder {
             values: Vec::new(),
             id: Vec::new(),
             interned: FxHashMap::default(),
+            recent: [(0, 0, 0); RECENT],
         }
     }
 
@@ -147,15 +154,20 @@ impl Builder {
         self.game.kind.is_empty()
     }
 
-    /// The id of the probability `num / den` (reduced here).
+    /// The id of the probability `num / den`.
     fn intern(&mut self, num: u64, den: u64) -> u32 {
-        let g = num.gcd(&den).max(1);
-        let key = (num / g, den / g);
+        let slot = (num.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ den) as usize % RECENT;
+        let (n, d, id) = self.recent[slot];
+        if (n, d) == (num, den) && den != 0 {
+            return id;
+        }
         let values = &mut self.values;
-        *self.interned.entry(key).or_insert_with(|| {
-            values.push(Exact::new(BigInt::from(key.0), BigInt::from(key.1)));
+        let id = *self.interned.entry((num, den)).or_insert_with(|| {
+            values.push(Exact::new(BigInt::from(num), BigInt::from(den)));
             (values.len() - 1) as u32
-        })
+        });
+        self.recent[slot] = (num, den, id);
+        id
     }
 
     fn transition(&mut self, to: u32, num: u64, den: u64) {

@@ -180,6 +180,13 @@ impl<const K: usize> Field for Residues<K> {
     fn zero() -> Self {
         Residues([0; K])
     }
+    fn one() -> Self {
+        let mut out = [0; K];
+        for (o, m) in out.iter_mut().zip(&MONT) {
+            *o = m.one;
+        }
+        Residues(out)
+    }
     fn leave(&self) -> Option<Self> {
         let mut out = [0; K];
         for ((o, &x), m) in out.iter_mut().zip(&self.0).zip(&MONT) {

@@ -132,10 +132,9 @@ fn may_stay(g: &Graph, open: &[bool]) -> Option<usize> {
         .map(|e| e.get(0)[0] as usize)
 }
 
-fn pose(game: &Game, names: &dyn Fn(usize) -> String) -> Result<Posed> {
+fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed> {
     let n = game.states();
     let form = &game.form;
-    let g = Graph::new(form);
     let terminal: Vec<bool> = game.kind.iter().map(|&k| k == Kind::Terminal).collect();
     let class = if (0..n).any(|s| !terminal[s] && game.reward[s] != 0) {
         Class::TotalReward
@@ -188,7 +187,7 @@ fn pose(game: &Game, names: &dyn Fn(usize) -> String) -> Result<Posed> {
                 let through: Vec<bool> = terminal.iter().map(|&t| !t).collect();
                 let can = g.exists_reach(&nonzero, &through, |_, _| {});
                 let open: Vec<bool> = (0..n).map(|s| can[s] && !terminal[s]).collect();
-                if let Some(stay) = may_stay(&g, &open) {
+                if let Some(stay) = may_stay(g, &open) {
                     return Err(refuse(stay, "terminal"));
                 }
                 let least = game.reward[negative.expect("mixed")];
@@ -225,7 +224,7 @@ fn pose(game: &Game, names: &dyn Fn(usize) -> String) -> Result<Posed> {
         Class::TotalReward => {
             if mixed {
                 let open: Vec<bool> = terminal.iter().map(|&t| !t).collect();
-                if let Some(stay) = may_stay(&g, &open) {
+                if let Some(stay) = may_stay(g, &open) {
                     return Err(refuse(stay, "state"));
                 }
                 posed.signed = true;
@@ -275,9 +274,9 @@ pub fn exact_values(
     stop: &Stop,
     names: &(dyn Fn(usize) -> String + Sync),
 ) -> Result<Vec<Exact>> {
-    let posed = pose(game, names)?;
     let form = &game.form;
     let g = Graph::new(form);
+    let posed = pose(game, &g, names)?;
     let setup = setup_of(&g, &posed);
     infinite(&setup.class, names)?;
     let values_f64: Vec<f64> = posed.values.iter().map(Value::to_f64).collect();
@@ -321,12 +320,12 @@ pub fn certified_values(
     stop: &Stop,
     names: &(dyn Fn(usize) -> String + Sync),
 ) -> Result<Bounded> {
-    let posed = pose(game, names)?;
+    let form = &game.form;
+    let g = Graph::new(form);
+    let posed = pose(game, &g, names)?;
     if posed.signed {
         return rounded(&exact_values(game, stop, names)?);
     }
-    let form = &game.form;
-    let g = Graph::new(form);
     let setup = setup_of(&g, &posed);
     infinite(&setup.class, names)?;
     let values_f64: Vec<f64> = posed.values.iter().map(Value::to_f64).collect();

@@ -14,6 +14,7 @@ use super::interval::{Solver, COLLAPSED, TANGLED};
 use super::Goal;
 use crate::analysis::graph::NONE;
 use crate::numeric::elim::{self, Row};
+use crate::numeric::round::UNIT;
 
 /// Strategy evaluations tried before the last one's values are taken as they are.
 const ROUNDS: usize = 16;
@@ -41,13 +42,19 @@ const FILL_MOST: usize = 1 << 24;
 /// coefficients go through sorted merges and fresh rows (measured some 30 times slower),
 /// and the budget leaves room for the guess to fail.
 const WORK: f64 = 8.0;
+/// Work any guess may do, however small its component: a small chain is solved by its
+/// elimination outright.
+const WORK_BASE: u64 = 1 << 16;
 
-/// A guess at a component's values, and for a probability, how many steps the guessed
-/// strategy takes from each node to leave the component: the shape of the margin that
-/// certifies the guess (see `interval`).
+/// A guess at a component's values, with the shape of the margin that certifies it (see
+/// `interval`): bounds `values -/+ c * shape`, for a scale `c` of at least `least`.
 pub(super) struct Guessed {
     pub values: Vec<f64>,
-    pub steps: Option<Vec<f64>>,
+    pub shape: Vec<f64>,
+    /// The least scale at which the guessed strategy's step maps the bounds inside
+    /// themselves, past the guess's own error and the rounding of a sweep (infinite when
+    /// none does).
+    pub least: f64,
 }
 
 impl Solver<'_> {
@@ -67,21 +74,84 @@ impl Solver<'_> {
             self.for_members(node, |s| local[s as usize] = i as u32);
             self.for_choices(node, |c| size += self.m.transitions_of(c).len());
         }
-        let mut work = (sweeps * size as f64 / WORK) as u64;
+        let mut work = (sweeps * size as f64 / WORK) as u64 + WORK_BASE;
         let guessed = self
             .iterate::<R>(nodes, x, local, size as u64, &mut work)
-            .map(|(values, sel)| {
-                let steps = if R {
-                    None
-                } else {
-                    self.chain_values::<R>(nodes, x, local, &sel, &mut work, true)
-                };
-                Guessed { values, steps }
-            });
+            .map(|(values, steps, sel)| self.shaped::<R>(x, local, &sel, values, steps));
         for &node in nodes {
             self.for_members(node, |s| local[s as usize] = NONE);
         }
         guessed
+    }
+
+    /// The margin's shape for a guess `v` of the strategy `sel`, whose steps to leave the
+    /// component are `w`: for a probability, the steps (scaled to at most 1), for a reward,
+    /// the value (at least 1) and the steps. Either way the strategy's step maps `shape`
+    /// at least one step's worth below itself, where an even margin would be mapped onto
+    /// itself wherever the process stays inside. The least scale follows from that slack,
+    /// the guess's own error (what one step moves it) and the rounding of one step.
+    fn shaped<const R: bool>(
+        &self,
+        x: &[[f64; 2]],
+        local: &[u32],
+        sel: &[usize],
+        v: Vec<f64>,
+        w: Vec<f64>,
+    ) -> Guessed {
+        let most = w.iter().copied().fold(1.0, f64::max);
+        let shape: Vec<f64> = if R {
+            v.iter()
+                .zip(&w)
+                .map(|(&v, &w)| v.abs().max(1.0) + w)
+                .collect()
+        } else {
+            w.iter().map(|&w| w / most).collect()
+        };
+        let m = self.m;
+        let mut least: f64 = 0.0;
+        for (i, &c) in sel.iter().enumerate() {
+            let (Some(step), Some(moved)) = (
+                self.value_of::<R>(c, i as u32, &v, x, local),
+                self.shape_of(c, i as u32, &shape, local),
+            ) else {
+                return Guessed {
+                    values: v,
+                    shape,
+                    least: f64::INFINITY,
+                };
+            };
+            let slack = shape[i] - moved;
+            let k = m.transitions_of(c).len() as f64;
+            let rounding = (4.0 * k + 8.0) * UNIT * step.abs().max(v[i].abs());
+            let need = ((step - v[i]).abs() + rounding) / slack;
+            least = if slack > 0.0 {
+                least.max(need)
+            } else {
+                f64::INFINITY
+            };
+        }
+        Guessed {
+            values: v,
+            shape,
+            least,
+        }
+    }
+
+    /// One step of choice `c` of node `i` on `shape` (0 outside the component), those
+    /// transitions staying in the node solved in closed form.
+    fn shape_of(&self, c: usize, i: u32, shape: &[f64], local: &[u32]) -> Option<f64> {
+        let m = self.m;
+        let (mut sum, mut out) = (0.0, 0.0);
+        for t in m.transitions_of(c) {
+            let p = m.prob[t];
+            match local[m.to[t] as usize] {
+                k if k == i => continue,
+                NONE => {}
+                k => sum += p * shape[k as usize],
+            }
+            out += p;
+        }
+        (out > 0.0).then(|| sum / out)
     }
 
     fn for_members(&self, node: u32, mut f: impl FnMut(u32)) {
@@ -133,7 +203,7 @@ impl Solver<'_> {
 
     /// Strategy iteration, `work` counting down the coefficients that the eliminations
     /// write and the transitions that the improving sweeps read (`size` each): the values
-    /// and the strategy.
+    /// the steps to leave under the last strategy evaluated, and the strategy.
     fn iterate<const R: bool>(
         &self,
         nodes: &[u32],
@@ -141,8 +211,18 @@ impl Solver<'_> {
         local: &[u32],
         size: u64,
         work: &mut u64,
-    ) -> Option<(Vec<f64>, Vec<usize>)> {
+    ) -> Option<(Vec<f64>, Vec<f64>, Vec<usize>)> {
         let n = nodes.len();
+        if self.is_chain(nodes) {
+            // Nothing to choose: the chain's own values (it leaves the component: the
+            // analysis left no closed class among the open states).
+            let sel: Vec<usize> = nodes
+                .iter()
+                .map(|&node| self.m.choices[self.first(node) as usize])
+                .collect();
+            let (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, work)?;
+            return Some((v, steps, sel));
+        }
         // The values the first strategy is read off: the midpoints (the lower bounds while
         // the upper are unknown).
         let mut v: Vec<f64> = nodes
@@ -162,8 +242,9 @@ impl Solver<'_> {
             sel[i] = best?.1;
         }
         self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
+        let mut steps = Vec::new();
         for _ in 0..ROUNDS {
-            v = self.chain_values::<R>(nodes, x, local, &sel, work, false)?;
+            (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, work)?;
             // Improve with sweeps of the Bellman operator from the strategy's values, in
             // place and from the highest-numbered node down as the interval iteration
             // sweeps: a better choice found at one node raises (or lowers) its value at
@@ -208,7 +289,7 @@ impl Solver<'_> {
             // floating point, make sure.
             self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
         }
-        Some((v, sel))
+        Some((v, steps, sel))
     }
 
     /// Makes every node of the strategy `sel` leave the component with probability 1: a
@@ -270,9 +351,10 @@ impl Solver<'_> {
         good.iter().all(|&b| b).then_some(())
     }
 
-    /// The values of the strategy `sel` on the component: its chain's linear system, by
-    /// elimination; with `steps`, the expected number of steps (each choice taken until
-    /// it leaves its node counted once) before the chain leaves the component instead.
+    /// The values of the strategy `sel` on the component, and the expected number of
+    /// steps (each choice taken until it leaves its node counted once) before it leaves
+    /// the component: its chain's linear system with both right-hand sides, by one
+    /// elimination.
     fn chain_values<const R: bool>(
         &self,
         nodes: &[u32],
@@ -280,21 +362,14 @@ impl Solver<'_> {
         local: &[u32],
         sel: &[usize],
         work: &mut u64,
-        steps: bool,
-    ) -> Option<Vec<f64>> {
+    ) -> Option<(Vec<f64>, Vec<f64>)> {
         let m = self.m;
         let mut rows: Vec<Row<f64>> = Vec::with_capacity(nodes.len());
-        let mut b: Vec<f64> = Vec::with_capacity(nodes.len());
+        let mut b: Vec<[f64; 2]> = Vec::with_capacity(nodes.len());
         let mut escape: Vec<f64> = Vec::with_capacity(nodes.len());
         let mut held = 0;
         for (i, &c) in sel.iter().enumerate() {
-            let mut constant = if steps {
-                1.0
-            } else if R {
-                self.rew[c]
-            } else {
-                0.0
-            };
+            let mut constant = if R { self.rew[c] } else { 0.0 };
             let mut out = 0.0;
             let mut leaves = 0.0;
             let mut row: Row<f64> = Vec::new();
@@ -304,9 +379,7 @@ impl Solver<'_> {
                 match local[j] {
                     k if k == i as u32 => continue,
                     NONE => {
-                        if !steps {
-                            constant += p * outside(x[j])?;
-                        }
+                        constant += p * outside(x[j])?;
                         leaves += p;
                     }
                     k => row.push((k, p)),
@@ -330,11 +403,12 @@ impl Solver<'_> {
             });
             held += row.len();
             rows.push(row);
-            b.push(constant / out);
+            b.push([constant / out, 1.0 / out]);
             escape.push(leaves / out);
         }
         let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
-        elim::solve(rows, b, Some(escape), budget, work)
+        let x = elim::solve_many(rows, b, Some(escape), budget, work)?;
+        Some(x.into_iter().map(|[v, w]| (v, w)).unzip())
     }
 }
 

@@ -107,6 +107,11 @@ const CERTIFY_SWEEPS: u64 = 64;
 /// precision need not be met (see [`Solver::certify`]).
 const WIDEN: usize = 7;
 
+/// The sweeps a chain's first guess may cost, before any sweep: small chains are solved
+/// by their elimination outright (see `guess`), large ones that fill in much wait for the
+/// sweeps' pace.
+const EARLY: f64 = 32.0;
+
 /// How a guess fared.
 enum Held {
     /// Refused: the bounds are as they were.
@@ -313,7 +318,9 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
             }
         }?;
         sweeps += done;
-        let met = met || solver.exact_chain(&nodes, &mut x, &mut local);
+        // Where the precision need not be met, bounds as close as rounding allows are the
+        // answer: no exact solve for them.
+        let met = met || (job.strict && solver.exact_chain(&nodes, &mut x, &mut local));
         if !met && job.strict {
             let gap = |v: u32| {
                 let [lo, hi] = x[solver.first(v) as usize];
@@ -971,31 +978,36 @@ impl Solver<'_> {
         let Some(guessed) = self.guess::<R>(nodes, x, local, needed) else {
             return Held::No;
         };
-        let v = guessed.values;
-        // A probability's margin is shaped as the steps to leave: the operator then maps
-        // the bounds inside themselves by a step's share of the margin everywhere, where
-        // an even margin would be mapped onto itself wherever the process stays inside
-        // (see the module's comment).
-        let shape: Vec<f64> = match &guessed.steps {
-            Some(w) => {
-                let most = w.iter().copied().fold(1.0, f64::max);
-                w.iter().map(|&w| w / most).collect()
-            }
-            None => vec![1.0; nodes.len()],
+        let (v, shape) = (guessed.values, guessed.shape);
+        // The scale the precision allows: bounds `enough` times the tolerance apart at
+        // most, absolute for a probability (whose shape is at most 1), relative above 1
+        // for a reward.
+        let room = if R {
+            v.iter()
+                .zip(&shape)
+                .map(|(&v, &shape)| v.abs().max(1.0) / shape)
+                .fold(f64::INFINITY, f64::min)
+        } else {
+            1.0
+        };
+        let want = enough * self.tol / 4.0 * room;
+        let mut scale = if guessed.least <= want {
+            want
+        } else if self.strict || !guessed.least.is_finite() {
+            // Certain to be refused: rounding alone moves the bounds more than the
+            // precision leaves room for.
+            return Held::No;
+        } else {
+            2.0 * guessed.least
         };
         let saved: Vec<[f64; 2]> = nodes
             .iter()
             .map(|&node| x[self.first(node) as usize])
             .collect();
-        let mut margin = enough * self.tol / 4.0;
         let tries = if self.strict { 1 } else { WIDEN };
-        for attempt in 0..tries {
+        for _ in 0..tries {
             for (((&node, &v), &[lo, hi]), &shape) in nodes.iter().zip(&v).zip(&saved).zip(&shape) {
-                let d = if R {
-                    margin * v.abs().max(1.0)
-                } else {
-                    margin * shape
-                };
+                let d = scale * shape;
                 let top = if R { f64::INFINITY } else { self.top };
                 let guess = [fmax(v - d, lo).max(0.0), fmin(fmin(v + d, hi), top)];
                 self.write(node, x, guess);
@@ -1010,7 +1022,7 @@ impl Solver<'_> {
                 verify.lo &= st.fell;
                 verify.hi &= st.rose;
                 if !verify.lo && !verify.hi {
-                    return if attempt == 0 {
+                    return if scale <= want {
                         Held::Within
                     } else {
                         Held::Wider
@@ -1020,7 +1032,7 @@ impl Solver<'_> {
             for (&node, &old) in nodes.iter().zip(&saved) {
                 self.write(node, x, old);
             }
-            margin *= 16.0;
+            scale *= 16.0;
         }
         Held::No
     }
@@ -1037,6 +1049,13 @@ impl Solver<'_> {
         let mut settle = Settle::new(upstream);
         let mut plan = self.plan(nodes);
         let mut pace = Pace::new();
+        if self.is_chain(nodes) {
+            match self.certify::<false>(nodes, &mut plan, x, local, (settle.enough, EARLY), done) {
+                Held::Within => pace.stop(),
+                Held::Wider => return Ok(false),
+                Held::No => {}
+            }
+        }
         while *done < MAX_SWEEPS {
             self.stop.check()?;
             let st = self.sweep::<false>(&mut plan, x, Verify::NONE);
@@ -1184,6 +1203,13 @@ impl Solver<'_> {
         let mut certified = false;
         let mut plan = self.plan(nodes);
         let mut pace = Pace::new();
+        if self.is_chain(nodes) {
+            match self.certify::<true>(nodes, &mut plan, x, local, (settle.enough, EARLY), done) {
+                Held::Within => certified = true,
+                Held::Wider => return Ok(false),
+                Held::No => {}
+            }
+        }
         while *done < MAX_SWEEPS {
             self.stop.check()?;
             let st = self.sweep::<true>(&mut plan, x, Verify::NONE);
@@ -1249,6 +1275,14 @@ impl Solver<'_> {
         Ok(false)
     }
 
+    /// Whether a component has no choice to make: its guess is its system solved, tried
+    /// before any sweep.
+    pub(super) fn is_chain(&self, nodes: &[u32]) -> bool {
+        nodes
+            .iter()
+            .all(|&v| v & COLLAPSED == 0 && self.m.choices_of(self.first(v) as usize).len() == 1)
+    }
+
     /// Bounds on a component with no choice to make, from its linear system solved
     /// exactly (see the module's comment); whether it could be (the model has its exact
     /// probabilities, the component is a chain of at most [`EXACT_CHAIN`] states, and its
@@ -1258,10 +1292,7 @@ impl Solver<'_> {
         let Some(ex) = &m.exact else {
             return false;
         };
-        let chain = nodes
-            .iter()
-            .all(|&v| v & COLLAPSED == 0 && m.choices_of(self.first(v) as usize).len() == 1);
-        if !chain || nodes.len() > EXACT_CHAIN {
+        if !self.is_chain(nodes) || nodes.len() > EXACT_CHAIN {
             return false;
         }
         for (i, &v) in nodes.iter().enumerate() {

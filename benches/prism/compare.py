@@ -27,6 +27,10 @@ Usage
         --storm-python STORMENV/bin/python [--models brp,consensus] [--timeout 120] \\
         [--exact-timeout 60] [--runs 3] [--out results.json] [--markdown]
 
+    --alea-baseline B   also run the alea binary B, in turn with --alea (B A B A ...,
+                        --runs pairs), and report each instance's paired median ratio
+                        of the wall times (A/B): an old build against a new one in one
+                        run. Implies --alea-only.
     --storm-only        run Storm only (no alea binary needed)
     --alea-only         run alea only
     --no-exact          skip the exact-arithmetic comparison
@@ -589,6 +593,48 @@ def run_storm(inst, bdir, opts, mode):
     return repeat(cmd, opts, opts.timeout if mode == "sound" else opts.exact_timeout, "storm")
 
 
+def alea_command(alea, inst, bdir, opts, exact):
+    prop = "\n".join(inst.get("prop_consts", []) + [f'"{inst["property"]}": {inst["formula"]}'])
+    cmd = [alea, "check", os.path.join(bdir, inst["prism"]), "--prop", prop, "--json"]
+    if inst.get("const"):
+        cmd += ["--const", inst["const"]]
+    if exact:
+        cmd.append("--exact")
+    else:
+        cmd += ["--precision", str(opts.precision)]
+    return cmd
+
+
+def run_pair(inst, bdir, opts, exact):
+    """The baseline and the new alea in turn, B A B A ...: each one's runs and the
+    ratios A/B pair by pair (the machine's drift cancels in each pair)."""
+    timeout = opts.exact_timeout if exact else opts.timeout
+    commands = {side: alea_command(path, inst, bdir, opts, exact)
+                for side, path in (("baseline", opts.alea_baseline), ("alea", opts.alea))}
+    runs = {"baseline": [], "alea": []}
+    for _ in range(max(1, opts.runs)):
+        for side in ("baseline", "alea"):
+            runs[side].append(run_measured(commands[side], timeout, opts.mem_limit_gb))
+    out = {}
+    for side, rs in runs.items():
+        last = rs[-1]
+        objs = [o for o in last_json_objects(last["stdout"]) if o.get("name") == inst["property"]] \
+            or last_json_objects(last["stdout"])
+        ok = all(not r["timed_out"] and r["returncode"] == 0 for r in rs) and bool(objs)
+        out[side] = {
+            "status": "ok" if ok else ("timeout" if last["timed_out"] else "error"),
+            "wall": statistics.median(r["wall"] for r in rs),
+            "walls": [r["wall"] for r in rs],
+            "rss_mb": max(r["rss_mb"] for r in rs),
+            "result": objs[-1] if objs else None,
+            "error": None if ok else (last["stderr"].strip()[-600:] or last["stdout"].strip()[-600:]),
+        }
+    pairs = [a["wall"] / b["wall"] for a, b in zip(runs["alea"], runs["baseline"]) if b["wall"] > 0]
+    out["ratio"] = statistics.median(pairs) if pairs else None
+    out["ratios"] = pairs
+    return out
+
+
 def run_alea(inst, bdir, opts, exact):
     prop = "\n".join(inst.get("prop_consts", []) + [f'"{inst["property"]}": {inst["formula"]}'])
     cmd = [opts.alea, "check", os.path.join(bdir, inst["prism"]), "--prop", prop, "--json"]
@@ -677,6 +723,21 @@ def compare_one(inst, bdir, opts):
     ref = inst["reference"]
     row = {k: inst[k] for k in ("model", "type", "params", "const", "property", "formula",
                                 "states_qvbs", "features", "reference", "reference_note")}
+    if opts.alea_baseline:
+        for key, exact in (("pair", False), ("pair_exact", True)):
+            if (exact and opts.no_exact) or (not exact and opts.no_sound):
+                continue
+            p = run_pair(inst, bdir, opts, exact)
+            for side in ("baseline", "alea"):
+                r = p[side]
+                if r["status"] == "ok":
+                    res = r["result"]
+                    r["agrees"] = (exact_agrees(res.get("exact"), res.get("infinite"), ref, opts.ref_tolerance)
+                                   if exact else
+                                   agrees(res.get("value"), res.get("infinite"), res.get("error_bound") or 0.0,
+                                          ref, opts.ref_tolerance))
+            row[key] = p
+        return row
     if not opts.alea_only and not opts.no_sound:
         s = run_storm(inst, bdir, opts, "sound")
         if s["status"] == "ok":
@@ -787,6 +848,30 @@ def markdown_storm_only(rows, opts) -> str:
     return "\n".join(lines)
 
 
+def markdown_pairs(rows, opts) -> str:
+    out = [f"alea ({opts.alea}) against the baseline ({opts.alea_baseline}), in turn, "
+           f"{opts.runs} pairs each; precision {opts.precision:g}; ratio = median of A/B pair by pair.",
+           "",
+           "| model | parameters | states | property | baseline s | alea s | ratio | exact baseline s | exact alea s | exact ratio | agree |",
+           "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|"]
+    for row in rows:
+        cells = [row["model"], row["params"], str(row.get("states_qvbs") or ""), row["property"]]
+        agree = []
+        for key in ("pair", "pair_exact"):
+            p = row.get(key)
+            if not p:
+                cells += ["", "", ""]
+                continue
+            b, a = p["baseline"], p["alea"]
+            cells.append(f"{b['wall']:.3f}" if b["status"] == "ok" else b["status"])
+            cells.append(f"{a['wall']:.3f}" if a["status"] == "ok" else a["status"])
+            cells.append(f"{p['ratio']:.3f}" if p["ratio"] is not None and a["status"] == b["status"] == "ok" else "")
+            agree += [str(b.get("agrees")), str(a.get("agrees"))]
+        cells.append("/".join(agree))
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def markdown(rows, opts) -> str:
     if opts.storm_only:
         return markdown_storm_only(rows, opts)
@@ -846,6 +931,7 @@ def main(argv=None):
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--storm-only", action="store_true")
     ap.add_argument("--alea-only", action="store_true")
+    ap.add_argument("--alea-baseline", metavar="B", help="an older alea binary to pair --alea against")
     ap.add_argument("--no-exact", action="store_true")
     ap.add_argument("--no-sound", action="store_true", help="exact mode only")
     ap.add_argument("--all", action="store_true", help="the whole supported catalogue, not the curated list")
@@ -892,11 +978,20 @@ def main(argv=None):
         return 0
     if not opts.storm_only and not opts.alea:
         ap.error("--alea PATH is required (or --storm-only)")
+    if opts.alea_baseline:
+        opts.alea_only = True
     rows = []
     for i, inst in enumerate(chosen):
         print(f"[{i + 1}/{len(chosen)}] {inst['model']} {inst['params']} {inst['property']}", file=sys.stderr, flush=True)
         row = compare_one(inst, bdir, opts)
         rows.append(row)
+        for k in ("pair", "pair_exact"):
+            p = row.get(k)
+            if p:
+                print(f"    {k:12} baseline {p['baseline']['status']} {p['baseline']['wall']:8.3f}s  "
+                      f"alea {p['alea']['status']} {p['alea']['wall']:8.3f}s  ratio {p['ratio']}  "
+                      f"agrees={p['baseline'].get('agrees')}/{p['alea'].get('agrees')}",
+                      file=sys.stderr, flush=True)
         for k in ("alea", "storm_sound", "alea_exact", "storm_exact"):
             r = row.get(k)
             if r:
@@ -909,8 +1004,10 @@ def main(argv=None):
             with open(opts.out, "w", encoding="utf-8") as fh:
                 json.dump(rows, fh, indent=1)
     if opts.markdown:
-        print(markdown(rows, opts))
+        print(markdown_pairs(rows, opts) if opts.alea_baseline else markdown(rows, opts))
     bad = [r for r in rows for k in ("alea", "alea_exact") if r.get(k) and r[k].get("agrees") is False]
+    bad += [r for r in rows for k in ("pair", "pair_exact")
+            if r.get(k) and r[k]["alea"].get("agrees") is False]
     return 1 if bad else 0
 
 

@@ -422,7 +422,7 @@ fn run_cluster(
     let job = alea_cluster::check::Job {
         session: Arc::clone(&session),
         precision: alea_core::numeric::round::clamp_precision(args.precision),
-        limits: alea_cluster::explore::Limits {
+        limits: alea_cluster::explore::Budget {
             max_states: args.max_states.min(session::STATE_LIMIT) as u64,
             max_memory: args.max_memory,
         },
@@ -432,14 +432,7 @@ fn run_cluster(
     else {
         return Ok(());
     };
-    let t = report.totals;
-    let sizes = Sizes {
-        states: t.states,
-        transitions: t.transitions,
-        choices: t.choices,
-        initial_states: t.initial,
-        deadlocks: t.deadlocks,
-    };
+    let sizes = report.sizes;
     let build = report.build;
     if report.answers.is_empty() && report.error.is_none() {
         return print_size(args, &sizes, build, out);

@@ -12,20 +12,22 @@ use alea_prism::ast::ModelType;
 use alea_prism::check::{reduce_numbers, Checked, Number, Plan, Question as Asked};
 use alea_prism::error::Span;
 use alea_prism::explore::{Compiled, Expansion, ExploreError, StateTest};
-use alea_prism::session::{Failure, PropertyId, Session};
+use alea_prism::session::{Failure, PropertyId, Session, Sizes};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::explore::{by_process, check_memory, explore, Limits, Part, Totals, BAD_INPUT, LIMIT};
+use crate::explore::{by_process, check_memory, explore, Budget, Part, BAD_INPUT, LIMIT};
 use crate::round::Gather;
-use crate::solve::{self, Bounds, Graph, Question, Rewards};
+use alea_core::form::Rewards;
+
+use crate::solve::{self, Bounds, Partition, Question};
 use crate::{Cluster, ClusterError};
 
 /// What to check, the same on every process.
 pub struct Job {
     pub session: Arc<Session>,
     pub precision: f64,
-    pub limits: Limits,
+    pub limits: Budget,
     /// Leave the properties' targets unexpanded, as the single-process check does.
     pub prune: bool,
 }
@@ -34,7 +36,7 @@ pub struct Job {
 /// (its failure in `error`), as the single-process check prints them.
 pub struct Report {
     pub error: Option<ClusterError>,
-    pub totals: Totals,
+    pub sizes: Sizes,
     pub pruned: bool,
     pub build: Duration,
     pub answers: Vec<Answered>,
@@ -112,6 +114,7 @@ fn explore_failure(session: &Session, e: &ExploreError) -> ClusterError {
                 "the model has more than {limit} reachable states; raise --max-states to go on"
             ),
         },
+        ExploreError::Stopped => ClusterError::Work(e.to_string()),
     }
 }
 
@@ -153,7 +156,7 @@ fn work(
         &fail,
     )?;
     let build = started.elapsed();
-    let mut graph = Graph::new(worker, &mut part);
+    let mut graph = Partition::new(worker, &mut part);
     let mut verdicts = Gather::<Verdict>::new(worker);
     let mut initials = Gather::<Vec<Initial>>::new(worker);
     let mut filters = Gather::<FilterPart>::new(worker);
@@ -276,7 +279,7 @@ fn work(
     Ok((
         Some(Report {
             error: None,
-            totals: part.totals,
+            sizes: part.sizes,
             pruned: absorbing.is_some(),
             build,
             answers,
@@ -292,7 +295,7 @@ fn work(
 /// guess is tested), the sets and the rewards. Not counted: the quotient of a model
 /// whose end components are collapsed, which is built during the solve and is at most
 /// the topology's size again.
-fn solving_bytes(part: &Part, graph: &Graph, rewards: Option<&Rewards>) -> u64 {
+fn solving_bytes(part: &Part, graph: &Partition, rewards: Option<&Rewards>) -> u64 {
     let n = part.states() as u64;
     let len = graph.topo.len() as u64;
     let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 8);

@@ -15,6 +15,8 @@ use hashbrown::HashTable;
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
+use alea_prism::session::Sizes;
+
 use crate::round::{piece, Channel, Gather};
 use crate::ClusterError;
 
@@ -27,7 +29,7 @@ pub fn owner(hash: u64, peers: usize) -> usize {
 
 /// How far exploration may go.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct Budget {
     /// The most states in all.
     pub max_states: u64,
     /// The most bytes one process may hold for its part of the model.
@@ -53,19 +55,9 @@ pub struct Part {
     pub to: Vec<u64>,
     pub prob: Vec<f64>,
     /// The whole model's size, as every worker learnt it.
-    pub totals: Totals,
+    pub sizes: Sizes,
     /// The most bytes this worker's process held during exploration.
     pub peak_process_bytes: u64,
-}
-
-/// The size of the whole model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Totals {
-    pub states: u64,
-    pub transitions: u64,
-    pub choices: u64,
-    pub initial: u64,
-    pub deadlocks: u64,
 }
 
 impl Part {
@@ -158,7 +150,7 @@ pub fn explore(
     program: &Program,
     compiled: &Compiled,
     absorbing: Option<&StateTest>,
-    limits: Limits,
+    limits: Budget,
     fail: &(dyn Fn(&ExploreError) -> (u8, String) + Sync),
 ) -> Result<Part, ClusterError> {
     let (me, peers) = (worker.index(), worker.peers());
@@ -174,7 +166,13 @@ pub fn explore(
         row: vec![0],
         to: Vec::new(),
         prob: Vec::new(),
-        totals: Totals::default(),
+        sizes: Sizes {
+            states: 0,
+            transitions: 0,
+            choices: 0,
+            initial_states: 0,
+            deadlocks: 0,
+        },
         peak_process_bytes: 0,
     };
     let mut table: HashTable<u32> = HashTable::new();
@@ -286,28 +284,23 @@ pub fn explore(
     drop(table);
     part.choices.push(part.row.len() - 1);
     shrink(&mut part);
-    let mine = Totals {
-        states: part.states() as u64,
-        transitions: part.to.len() as u64,
-        choices: (part.row.len() - 1) as u64,
-        initial: 0,
-        deadlocks: part.deadlock.iter().filter(|&&d| d).count() as u64,
+    // States, transitions, choices and deadlocks of each worker's part, added up.
+    let mine = [
+        part.states() as u64,
+        part.to.len() as u64,
+        (part.row.len() - 1) as u64,
+        part.deadlock.iter().filter(|&&d| d).count() as u64,
+    ];
+    let mut gathered = Gather::<[u64; 4]>::new(worker);
+    let all = gathered.all(worker, mine);
+    let sum = |i: usize| all.iter().map(|t| t[i]).sum();
+    part.sizes = Sizes {
+        states: sum(0),
+        transitions: sum(1),
+        choices: sum(2),
+        initial_states: initial_count,
+        deadlocks: sum(3),
     };
-    let mut sizes = Gather::<Totals>::new(worker);
-    let all = sizes.all(worker, mine);
-    part.totals = all.iter().fold(
-        Totals {
-            initial: initial_count,
-            ..Totals::default()
-        },
-        |a, t| Totals {
-            states: a.states + t.states,
-            transitions: a.transitions + t.transitions,
-            choices: a.choices + t.choices,
-            initial: a.initial,
-            deadlocks: a.deadlocks + t.deadlocks,
-        },
-    );
     Ok(part)
 }
 
@@ -321,7 +314,7 @@ pub fn by_process(worker_bytes: &[u64], workers_per_process: usize) -> Vec<u64> 
 
 /// Stops the run when a process needs more memory than `--max-memory` allows; `doing`
 /// says how far the work had come.
-pub fn check_memory(limits: Limits, per_process: &[u64], doing: &str) -> Result<(), ClusterError> {
+pub fn check_memory(limits: Budget, per_process: &[u64], doing: &str) -> Result<(), ClusterError> {
     let Some(max) = limits.max_memory else {
         return Ok(());
     };

@@ -30,7 +30,9 @@ use std::ops::Range;
 
 mod ends;
 
-use alea_core::numeric::round::{midpoint, UNIT};
+use alea_core::form::Rewards;
+use alea_core::numeric::round::{margin, midpoint};
+use alea_core::numeric::settle::Settle;
 use alea_core::solve::Goal;
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
@@ -87,7 +89,7 @@ impl Topology {
         let (owner, local) = if v < self.n {
             (self.me, v as u32)
         } else {
-            // The copies' ranges follow the owners' order (see `Graph::build`).
+            // The copies' ranges follow the owners' order (see `Partition::build`).
             let owner = self.imports.partition_point(|r| r.end <= v);
             (owner, self.ghost_local[v - self.n])
         };
@@ -112,7 +114,7 @@ impl Topology {
 
 /// What a sweep tells every worker.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-struct Sweep {
+struct Summary {
     changed: bool,
     /// The largest error of a midpoint among undecided states.
     worst: f64,
@@ -130,14 +132,14 @@ struct Sweep {
 }
 
 /// The summaries of all workers as one: any change, the worst gap, every bound closed.
-fn combine(all: &[Sweep]) -> Sweep {
+fn combine(all: &[Summary]) -> Summary {
     all.iter().fold(
-        Sweep {
+        Summary {
             closed: true,
             closed_two: true,
-            ..Sweep::default()
+            ..Summary::default()
         },
-        |a, s| Sweep {
+        |a, s| Summary {
             changed: a.changed || s.changed,
             worst: a.worst.max(s.worst),
             closed: a.closed && s.closed,
@@ -149,10 +151,10 @@ fn combine(all: &[Sweep]) -> Sweep {
 }
 
 /// The topology and the channels its rounds use.
-pub struct Graph {
+pub struct Partition {
     pub topo: Topology,
-    values: Channel<(u32, Sweep, u64, Vec<f64>)>,
-    sweeps: Gather<Sweep>,
+    values: Channel<(u32, Summary, u64, Vec<f64>)>,
+    sweeps: Gather<Summary>,
 }
 
 /// How a state's value stands.
@@ -185,12 +187,12 @@ impl Bounds {
     }
 }
 
-impl Graph {
+impl Partition {
     /// Renumbers the part's targets: every worker tells each owner which of its states it
     /// copies (one round).
-    pub fn new(worker: &mut Worker, part: &mut Part) -> Graph {
+    pub fn new(worker: &mut Worker, part: &mut Part) -> Partition {
         let n = part.states();
-        Graph::build(
+        Partition::build(
             worker,
             (part.me, part.peers),
             n,
@@ -202,7 +204,7 @@ impl Graph {
     }
 
     /// The graph of `n` own states with rows `choices`, `row`, `prob` to the global ids
-    /// `to`, for worker `me` of `peers` (see [`Graph::new`]).
+    /// `to`, for worker `me` of `peers` (see [`Partition::new`]).
     fn build(
         worker: &mut Worker,
         (me, peers): (usize, usize),
@@ -211,7 +213,7 @@ impl Graph {
         row: Vec<usize>,
         to: Vec<u64>,
         prob: Vec<f64>,
-    ) -> Graph {
+    ) -> Partition {
         // The other workers' states reached, by owner and then local id.
         let key = |g: u64| (g % peers as u64, g / peers as u64);
         let mut needed: Vec<u64> = to
@@ -281,7 +283,7 @@ impl Graph {
             me,
             peers,
         };
-        Graph {
+        Partition {
             topo,
             values: Channel::new(worker),
             sweeps: Gather::new(worker),
@@ -291,7 +293,13 @@ impl Graph {
     /// Brings the ghosts of `x` (`stride` numbers per state) up to date, and tells every
     /// worker every worker's summary of its last sweep (one round for both: a sweep's
     /// cost is the round's latency on a slow network).
-    fn share(&mut self, worker: &mut Worker, x: &mut [f64], stride: usize, mine: Sweep) -> Sweep {
+    fn share(
+        &mut self,
+        worker: &mut Worker,
+        x: &mut [f64],
+        stride: usize,
+        mine: Summary,
+    ) -> Summary {
         let t = &self.topo;
         for (w, states) in t.exports.iter().enumerate() {
             if w == t.me {
@@ -328,7 +336,7 @@ impl Graph {
     }
 
     /// Every worker's summary, combined (without values).
-    fn sweep(&mut self, worker: &mut Worker, mine: Sweep) -> Sweep {
+    fn sweep(&mut self, worker: &mut Worker, mine: Summary) -> Summary {
         combine(&self.sweeps.all(worker, mine))
     }
 
@@ -341,18 +349,18 @@ impl Graph {
         stride: usize,
         changed: bool,
     ) -> bool {
-        let mine = Sweep {
+        let mine = Summary {
             changed,
-            ..Sweep::default()
+            ..Summary::default()
         };
         self.share(worker, x, stride, mine).changed
     }
 
     /// Whether `mine` holds on any worker.
     fn any(&mut self, worker: &mut Worker, mine: bool) -> bool {
-        let mine = Sweep {
+        let mine = Summary {
             changed: mine,
-            ..Sweep::default()
+            ..Summary::default()
         };
         self.sweep(worker, mine).changed
     }
@@ -446,20 +454,6 @@ impl Graph {
     }
 }
 
-/// Rewards of the own states and of their choices (empty: none).
-#[derive(Default)]
-pub struct Rewards {
-    pub state: Vec<f64>,
-    pub choice: Vec<f64>,
-}
-
-impl Rewards {
-    /// The reward of taking choice `c` in state `s`: the state's and the choice's.
-    fn of(&self, s: usize, c: usize) -> f64 {
-        self.state.get(s).copied().unwrap_or(0.0) + self.choice.get(c).copied().unwrap_or(0.0)
-    }
-}
-
 /// What a question needs beyond the graph.
 pub struct Question<'a> {
     /// `None` in a Markov chain (one choice per state).
@@ -473,7 +467,7 @@ pub struct Question<'a> {
 /// The probability of `stay U target` in every own state.
 pub fn until(
     worker: &mut Worker,
-    g: &mut Graph,
+    g: &mut Partition,
     q: &Question,
     stay: &[bool],
     target: &[bool],
@@ -519,7 +513,7 @@ pub fn until(
 /// The expected reward gathered until `target`, in every own state.
 pub fn reach_reward(
     worker: &mut Worker,
-    g: &mut Graph,
+    g: &mut Partition,
     q: &Question,
     target: &[bool],
 ) -> Result<Bounds, ClusterError> {
@@ -578,7 +572,7 @@ pub fn reach_reward(
 /// The start of `iterate`'s values, lower and upper bounds interleaved: 0 for every
 /// state and copy, room made once for both (two separate arrays, copied into this one,
 /// would hold twice the memory through every sweep).
-fn start_values(g: &Graph) -> Vec<f64> {
+fn start_values(g: &Partition) -> Vec<f64> {
     vec![0.0; 2 * g.topo.len()]
 }
 
@@ -587,32 +581,16 @@ fn start_values(g: &Graph) -> Vec<f64> {
 #[inline]
 fn choice_bounds(t: &Topology, c: usize, base: f64, x: &[f64]) -> [f64; 2] {
     let mut sum = [base, base];
-    let mut terms = 1.0;
     for i in t.row_of(c) {
         let p = t.prob[i];
         let v = t.to[i] as usize * 2;
         sum[0] += p * x[v];
         sum[1] += p * x[v + 1];
-        terms += 1.0;
     }
-    let margin = (terms + 4.0) * UNIT * 1.0001;
-    // Each side on its own: a guessed upper bound that overflows says nothing about the
-    // lower one.
-    let down = |v: f64| {
-        if v.is_finite() {
-            (v * (1.0 - margin)).next_down().max(0.0)
-        } else {
-            v
-        }
-    };
-    let up = |v: f64| {
-        if v.is_finite() {
-            (v * (1.0 + margin)).next_up()
-        } else {
-            v
-        }
-    };
-    [down(sum[0]), up(sum[1])]
+    // The engine's margin, as on one process; each side on its own (a guessed upper
+    // bound that overflows says nothing about the lower one).
+    let margin = margin(t.row_of(c).len());
+    [sum[0] * (1.0 - margin), sum[1] * (1.0 + margin)]
 }
 
 /// The bounds of state `s`'s best choice (both sides of every choice rounded outward,
@@ -661,7 +639,7 @@ fn best_bounds(
 /// no single sweep is then free of a rise, while every two sweeps are.
 fn iterate(
     worker: &mut Worker,
-    g: &mut Graph,
+    g: &mut Partition,
     q: &Question,
     goal: Goal,
     class: Vec<u8>,
@@ -679,14 +657,17 @@ fn iterate(
         ..Guess::default()
     };
     let mut sweeps = 0u64;
-    let mut mine = Sweep {
+    let mut mine = Summary {
         worst: f64::INFINITY,
-        ..Sweep::default()
+        ..Summary::default()
     };
+    // The engine's stop rule, on the worst error of a midpoint over all workers (the
+    // whole model is one component here, with nothing before it).
+    let mut settle = Settle::new(false);
     loop {
         let all = g.share(worker, &mut x, 2, mine);
         if sweeps > 0 {
-            if guess.certified && all.worst <= q.precision {
+            if guess.certified && settle.done(all.worst / q.precision) {
                 break;
             }
             guess.decide(&all, sweeps, q.precision, &mut x, &class);
@@ -702,11 +683,11 @@ fn iterate(
             });
         }
         let t = &g.topo;
-        mine = Sweep {
+        mine = Summary {
             closed: guess.testing(),
             // Two sweeps back must be the guess, as all copies had it.
             closed_two: guess.testing() && sweeps >= guess.at + 3,
-            ..Sweep::default()
+            ..Summary::default()
         };
         // The copies still hold values from before a guess, or a failed guess's values
         // after the proven bounds were restored: this sweep leaves the upper bounds.
@@ -754,7 +735,13 @@ fn iterate(
 
 /// The bounds of the own states from `x` (lower and upper interleaved), with the largest
 /// error of a midpoint over all workers' open states.
-fn bounds(worker: &mut Worker, g: &mut Graph, x: &[f64], class: Vec<u8>, sweeps: u64) -> Bounds {
+fn bounds(
+    worker: &mut Worker,
+    g: &mut Partition,
+    x: &[f64],
+    class: Vec<u8>,
+    sweeps: u64,
+) -> Bounds {
     let n = g.topo.n;
     let mut out = Bounds {
         lo: Vec::with_capacity(n),
@@ -774,9 +761,9 @@ fn bounds(worker: &mut Worker, g: &mut Graph, x: &[f64], class: Vec<u8>, sweeps:
     out.error_bound = g
         .sweep(
             worker,
-            Sweep {
+            Summary {
                 worst: mine,
-                ..Sweep::default()
+                ..Summary::default()
             },
         )
         .worst;
@@ -819,7 +806,7 @@ impl Guess {
     }
 
     /// Acts on what the last sweep found: proves the guess, drops it, or makes one.
-    fn decide(&mut self, all: &Sweep, sweeps: u64, precision: f64, x: &mut [f64], class: &[u8]) {
+    fn decide(&mut self, all: &Summary, sweeps: u64, precision: f64, x: &mut [f64], class: &[u8]) {
         if self.testing() && sweeps > self.at + 1 {
             if (all.closed || all.closed_two) && !all.crossed {
                 // Proven: by the last sweep, or by the last two (then the point
@@ -900,7 +887,7 @@ impl Guess {
 /// probability of `stay U<=k target` or the reward gathered in `k` steps.
 pub fn bounded(
     worker: &mut Worker,
-    g: &mut Graph,
+    g: &mut Partition,
     q: &Question,
     steps: u64,
     fixed: &[Option<f64>],

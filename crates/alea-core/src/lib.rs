@@ -43,5 +43,4 @@ pub use simulate::{simulate, Estimate, Player};
 pub use solution::Solution;
 pub use solve::acyclic::{solve, Workspace};
 pub use solve::game::{solve_certified, solve_exact, solve_game, Certified, Settings, Solvable};
-pub use solve::layered::solve_layered;
 pub use solve::Goal;

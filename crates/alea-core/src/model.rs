@@ -111,10 +111,4 @@ pub trait Model: Sync {
     fn canonical(&self, state: Self::State) -> Self::State {
         state
     }
-
-    /// For the layered solver: a layer number that every edge strictly increases
-    /// (cards removed, boxes filled). `None` when the model has no such rank.
-    fn layer(&self, _state: Self::State) -> Option<usize> {
-        None
-    }
 }

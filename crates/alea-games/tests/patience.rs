@@ -4,7 +4,7 @@
 //! against exact values.
 
 use alea_core::{
-    fraction, simulate, solve, solve_layered, Exact, Limits, Player as SimPlayer, Value,
+    fraction, simulate, solve, solve_exact, Exact, Limits, Player as SimPlayer, Settings, Value,
 };
 use alea_games::patience::{
     analyse, hints, random_deals, random_play, replays_to_empty, winning_line, Card, Deal, Kernel,
@@ -210,11 +210,11 @@ fn kernel_equals_the_engine_on_hand_made_deals_with_a_card_twice() {
 }
 
 #[test]
-fn layered_solver_agrees_with_depth_first() {
+fn the_engines_form_agrees_with_depth_first() {
     for deal in random_deals(30, 8) {
         let model = Patience::new(&deal, Player::Random);
         let a = solve::<_, Exact>(&model, &Limits::default()).unwrap();
-        let b = solve_layered::<_, Exact>(&model, &Limits::default()).unwrap();
+        let b = solve_exact(&model, &Settings::default()).unwrap();
         assert_eq!(a.start_value(), b.start_value());
         assert_eq!(a.len(), b.len());
     }

@@ -662,6 +662,7 @@ fn explore_model(
         max_states: settings.max_states.min(STATE_LIMIT),
         progress: Some(&report),
         absorbing,
+        stop: Some(&settings.stop),
     };
     let explored = explore::explore(&session.program, &options);
     progress.explore_finished();
@@ -672,6 +673,7 @@ fn explore_model(
             format!("the model has more than {limit} reachable states"),
         ),
         ExploreError::Model(e) => session.source.fail(&e),
+        ExploreError::Stopped => engine_failure(alea_core::Error::Stopped),
     })
 }
 

@@ -6,8 +6,8 @@
 //! holding the interpreter: every reachable state is numbered through a Python dict
 //! (Python's own hashing and equality) and its node built into the engine's explicit
 //! form, as the engine builds a game of its own. That form is solved with the
-//! interpreter released, by the same solvers as a model file: certified bounds, or
-//! proven exact rationals; Ctrl-C stops them. An error names the game's state by its
+//! interpreter released, by the same solvers as a model file: one topological pass when
+//! no state comes back, else certified bounds; or proven exact rationals; Ctrl-C stops them. An error names the game's state by its
 //! `repr`.
 //!
 //! The callbacks are the cost: one `expand` call a state and a dict lookup a successor
@@ -21,8 +21,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use alea_core::form::build::{Builder, Game, Node};
+use alea_core::solve::acyclic::solve as acyclic_solve;
 use alea_core::solve::game::{certified_values, exact_values};
-use alea_core::{options, Exact, Goal, Kind, Pick, Solution, Stop};
+use alea_core::{options, Exact, Goal, Kind, Limits, Pick, Solution, Stop};
 
 use crate::convert::fraction;
 use crate::errors;
@@ -304,8 +305,9 @@ fn read_choice<'py>(
 enum Values {
     Float {
         solution: Solution<u32, f64>,
-        /// No value is further than this from the true value.
-        error_bound: f64,
+        /// No value is further than this from the true value; `None` from the acyclic
+        /// pass, where each value is a sum rounded once.
+        error_bound: Option<f64>,
     },
     Exact(Solution<u32, Exact>),
 }
@@ -325,11 +327,18 @@ fn solve_game(
 ) -> alea_core::Result<Values> {
     Ok(if exact {
         Values::Exact(solution(exact_values(game, stop, names)?))
+    } else if !game.cyclic() {
+        // No state comes back: the engine's topological pass gives every value with one
+        // rounding per sum, nothing to iterate and so nothing to certify.
+        Values::Float {
+            solution: acyclic_solve::<_, f64>(game, &Limits::default())?,
+            error_bound: None,
+        }
     } else {
         let b = certified_values(game, precision, true, stop, names)?;
         Values::Float {
             solution: solution(b.values),
-            error_bound: b.error_bound,
+            error_bound: Some(b.error_bound),
         }
     })
 }
@@ -391,12 +400,13 @@ impl SolvedGame {
         matches!(self.values, Values::Exact(_))
     }
 
-    /// The certified error bound of every float value (0 when exact).
+    /// The certified error bound of every float value (0 when exact, `None` when the game
+    /// has no cycle and each value is a sum rounded once).
     #[getter]
-    fn error_bound(&self) -> f64 {
+    fn error_bound(&self) -> Option<f64> {
         match &self.values {
             Values::Float { error_bound, .. } => *error_bound,
-            Values::Exact(_) => 0.0,
+            Values::Exact(_) => Some(0.0),
         }
     }
 

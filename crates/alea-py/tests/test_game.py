@@ -179,9 +179,7 @@ def test_acyclic_games_equal_brute_force(seed) -> None:
     assert not exact.cyclic
     assert exact.value == brute_force(game, game.start())
     floating = alea.solve(game)
-    # Certified as the games with cycles are: the same solvers answer both.
-    assert floating.error_bound is not None
-    assert abs(Fraction(floating.value) - exact.value) <= Fraction(floating.error_bound)
+    assert floating.error_bound is None
     assert abs(floating.value - float(exact.value)) < 1e-12
     # Every reachable state, not only the start.
     for depth in range(7):

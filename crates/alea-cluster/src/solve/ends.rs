@@ -25,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use super::{Graph, Topology};
+use super::{Partition, Topology};
 use crate::round::{Channel, PIECE};
 
 /// Outside every end component, or no colour.
@@ -43,7 +43,7 @@ pub(super) struct Ends {
 /// `allowed` accepts; `None` when there is none on any worker.
 pub(super) fn find(
     worker: &mut Worker,
-    g: &mut Graph,
+    g: &mut Partition,
     region: &[bool],
     allowed: impl Fn(usize) -> bool,
 ) -> Option<Ends> {
@@ -76,7 +76,7 @@ pub(super) fn find(
 /// choice kept before (or a state) was dropped on any worker.
 fn prune(
     worker: &mut Worker,
-    g: &mut Graph,
+    g: &mut Partition,
     block: &mut [f64],
     inside: &mut [bool],
     allowed: &impl Fn(usize) -> bool,
@@ -118,7 +118,7 @@ fn prune(
 
 /// The strongly connected components of the states in a block, over the choices inside:
 /// every such state named by its component's member of greatest global id.
-fn components(worker: &mut Worker, g: &mut Graph, block: &[f64], inside: &[bool]) -> Vec<f64> {
+fn components(worker: &mut Worker, g: &mut Partition, block: &[f64], inside: &[bool]) -> Vec<f64> {
     let (n, len) = (g.topo.n, g.topo.len());
     let mut named = vec![OUT; len];
     let mut rest: Vec<bool> = (0..n).map(|s| block[s] != OUT).collect();
@@ -164,7 +164,7 @@ fn components(worker: &mut Worker, g: &mut Graph, block: &[f64], inside: &[bool]
 /// reaches it over the choices inside, until nothing changes anywhere.
 fn spread(
     worker: &mut Worker,
-    g: &mut Graph,
+    g: &mut Partition,
     back: &mut Channel<(u32, u64, Vec<f64>)>,
     colour: &mut [f64],
     inside: &[bool],
@@ -244,10 +244,10 @@ struct Moved {
 /// state `s`, travels with the choice; a member's step to its representative earns 0.
 pub(super) fn collapse(
     worker: &mut Worker,
-    g: &Graph,
+    g: &Partition,
     ends: &Ends,
     reward: impl Fn(usize, usize) -> f64,
-) -> (Graph, Vec<f64>) {
+) -> (Partition, Vec<f64>) {
     let t = &g.topo;
     let representative = |s: usize| (ends.block[s] != OUT).then(|| ends.block[s] as u64);
     let mut channel = Channel::<Moved>::new(worker);
@@ -342,7 +342,7 @@ pub(super) fn collapse(
         prob,
         rewards,
     } = rows;
-    let quotient = Graph::build(worker, (t.me, t.peers), t.n, choices, row, to, prob);
+    let quotient = Partition::build(worker, (t.me, t.peers), t.n, choices, row, to, prob);
     (quotient, rewards)
 }
 

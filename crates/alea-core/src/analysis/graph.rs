@@ -131,12 +131,19 @@ impl<'a> Graph<'a> {
         first: Goal,
         reacher: Goal,
     ) -> Vec<bool> {
+        self.counting(seed, through, |s| self.reaches(first, reacher, s))
+    }
+
+    /// The states of `seed`, and those of `through` that reach it with positive
+    /// probability through `through` by some choice where `any(s)`, by every choice
+    /// elsewhere: each state joins once as many of its choices lead into the set as it
+    /// needs (one, or all).
+    fn counting(&self, seed: &[bool], through: &[bool], any: impl Fn(usize) -> bool) -> Vec<bool> {
         let m = self.m;
         let mut reached = seed.to_vec();
-        // Choices of each state still to lead into the set before it joins.
         let mut left: Vec<u32> = (0..self.states())
             .map(|s| {
-                if self.reaches(first, reacher, s) {
+                if any(s) {
                     1
                 } else {
                     (m.choices[s + 1] - m.choices[s]) as u32
@@ -289,31 +296,7 @@ impl<'a> Graph<'a> {
     /// `seed` with positive probability while staying in `through` (the others can keep
     /// away from `seed` forever, or leave `through` first).
     pub fn forall_reach(&self, seed: &[bool], through: &[bool]) -> Vec<bool> {
-        let m = self.m;
-        let mut reached = seed.to_vec();
-        // Choices of each state not yet known to move into the set.
-        let mut left: Vec<u32> = (0..self.states())
-            .map(|s| (m.choices[s + 1] - m.choices[s]) as u32)
-            .collect();
-        let mut hit = vec![false; m.choice_count()];
-        let mut stack: Vec<u32> = (0..self.states() as u32)
-            .filter(|&s| seed[s as usize])
-            .collect();
-        while let Some(t) = stack.pop() {
-            for &c in self.preds(t as usize) {
-                let s = self.owner[c as usize] as usize;
-                if reached[s] || !through[s] || hit[c as usize] {
-                    continue;
-                }
-                hit[c as usize] = true;
-                left[s] -= 1;
-                if left[s] == 0 {
-                    reached[s] = true;
-                    stack.push(s as u32);
-                }
-            }
-        }
-        reached
+        self.counting(seed, through, |_| false)
     }
 
     /// The states from which the best strategy reaches `seed` with probability 1 while

@@ -39,11 +39,6 @@ impl Game {
         self.kind.len()
     }
 
-    /// Whether state `s` is a maximising or minimising choice.
-    pub fn chooses(&self, s: usize) -> bool {
-        matches!(self.kind[s], Kind::Choice(Pick::Max | Pick::Min))
-    }
-
     /// Whether some state can come back to itself (a terminal's own loop aside).
     pub fn cyclic(&self) -> bool {
         let f = &self.form;

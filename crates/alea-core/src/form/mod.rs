@@ -55,6 +55,14 @@ pub struct Rewards {
     pub choice: Vec<f64>,
 }
 
+impl Rewards {
+    /// The reward of taking choice `c` in state `s`: the state's and the choice's.
+    #[inline]
+    pub fn of(&self, s: usize, c: usize) -> f64 {
+        self.state.get(s).copied().unwrap_or(0.0) + self.choice.get(c).copied().unwrap_or(0.0)
+    }
+}
+
 /// Rewards in exact rationals, as [`Rewards`].
 #[derive(Clone, Debug, Default)]
 pub struct ExactRewards {
@@ -85,11 +93,6 @@ impl Form {
     #[inline]
     pub fn transitions_of(&self, c: usize) -> std::ops::Range<usize> {
         self.row[c]..self.row[c + 1]
-    }
-
-    /// Whether the second player owns some state with a choice to make.
-    pub fn two_players(&self) -> bool {
-        !self.opponent.is_empty()
     }
 
     /// The exact probabilities, or the error that says the model has none.

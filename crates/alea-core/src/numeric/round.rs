@@ -8,6 +8,16 @@ use crate::numeric::value::{Exact, Value};
 /// The unit roundoff of `f64`: one rounding errs by at most this, relatively.
 pub const UNIT: f64 = f64::EPSILON / 2.0;
 
+/// The relative margin that moves a bound computed from `terms` terms outward past every
+/// rounding in it: `terms` products of a stored probability (within a unit of the true
+/// one) and a bound, their sum with a reward, and the multiplication by the margin. A
+/// lower bound is multiplied by `1 - margin`, an upper one by `1 + margin` (all the terms
+/// are at least 0).
+#[inline(always)]
+pub fn margin(terms: usize) -> f64 {
+    (2 * terms + 4) as f64 * UNIT
+}
+
 /// The smallest precision asked of the iteration: below it, rounding keeps the bounds
 /// apart on most models.
 pub const FINEST: f64 = 1e-15;

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use super::{Answer, ExactAnswer, Goal, Sides};
 use crate::analysis::graph::Graph;
 use crate::form::{ExactProbs, Form};
-use crate::numeric::round::{midpoint, UNIT};
+use crate::numeric::round::{margin, midpoint};
 use crate::numeric::value::Exact;
 
 /// States per block of a parallel step, and the fewest states stepped in parallel.
@@ -70,7 +70,7 @@ fn choice(m: &Form, c: usize, rew: &[f64], x: &[[f64; 2]]) -> [f64; 2] {
         lo += p * l;
         hi += p * h;
     }
-    let e = (2.0 * range.len() as f64 + 4.0) * UNIT;
+    let e = margin(range.len());
     [lo * (1.0 - e), hi * (1.0 + e)]
 }
 

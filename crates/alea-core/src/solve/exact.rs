@@ -495,33 +495,17 @@ fn solve_chain(
         for (i, &s) in states.iter().enumerate() {
             local[s as usize] = i as u32;
         }
-        let mut rows: Vec<elim::Row> = Vec::with_capacity(states.len());
-        let mut b: Vec<Exact> = Vec::with_capacity(states.len());
-        for &s in states {
-            let c = sel[s as usize] as usize;
-            let mut constant = Sum::new(rew.map_or(&Exact::zero(), |r| &r[c]));
-            let mut row: elim::Row = Vec::new();
-            for t in m.transitions_of(c) {
-                let j = m.to[t] as usize;
-                if local[j] != NONE {
-                    row.push((local[j], prob(ex, t).clone()));
-                } else {
-                    constant.add_product(prob(ex, t), solved(value, j));
-                }
-            }
-            let constant = constant.finish();
-            row.sort_unstable_by_key(|e| e.0);
-            row.dedup_by(|later, first| {
-                if later.0 == first.0 {
-                    first.1 += &later.1;
-                    true
-                } else {
-                    false
-                }
-            });
-            rows.push(row);
-            b.push(constant);
-        }
+        let zero = Exact::zero();
+        let (rows, b) = chain_system(
+            m,
+            ex,
+            states.iter().map(|&s| sel[s as usize] as usize),
+            &local,
+            |c| Some(rew.map_or(zero.clone(), |r| r[c].clone())),
+            |j| Some([solved(value, j).clone()]),
+        )
+        .expect("every value is known");
+        let b: Vec<Exact> = b.into_iter().map(|[b]| b).collect();
         let x = match modular::solve(&rows, &b, usize::MAX, u64::MAX) {
             Some(x) => x,
             None => elim::solve(rows, b, None, usize::MAX, &mut { u64::MAX })
@@ -532,6 +516,51 @@ fn solve_chain(
             local[s as usize] = NONE;
         }
     }
+}
+
+/// The linear system of a chain component, for [`elim`]: the choices `chosen` of its
+/// states (whose local numbers are in `local`, [`NONE`] outside), each row its
+/// transitions inside with their probabilities (summed where two lead to one state), each
+/// right-hand side the choice's `reward` plus its transitions outside weighted by
+/// `outside`, the value of a state outside (`K` of them, one per right-hand side).
+/// `None` when `reward` or `outside` has no value.
+pub(crate) fn chain_system<const K: usize>(
+    m: &Form,
+    ex: &ExactProbs,
+    chosen: impl Iterator<Item = usize>,
+    local: &[u32],
+    reward: impl Fn(usize) -> Option<Exact>,
+    outside: impl Fn(usize) -> Option<[Exact; K]>,
+) -> Option<(Vec<elim::Row>, Vec<[Exact; K]>)> {
+    let (mut rows, mut b) = (Vec::new(), Vec::new());
+    for c in chosen {
+        let reward = reward(c)?;
+        let mut sums: [Sum; K] = std::array::from_fn(|_| Sum::new(&reward));
+        let mut row: elim::Row = Vec::new();
+        for t in m.transitions_of(c) {
+            let j = m.to[t] as usize;
+            match local[j] {
+                NONE => {
+                    for (sum, v) in sums.iter_mut().zip(outside(j)?) {
+                        sum.add_product(prob(ex, t), &v);
+                    }
+                }
+                k => row.push((k, prob(ex, t).clone())),
+            }
+        }
+        row.sort_unstable_by_key(|e| e.0);
+        row.dedup_by(|later, first| {
+            if later.0 == first.0 {
+                first.1 += &later.1;
+                true
+            } else {
+                false
+            }
+        });
+        rows.push(row);
+        b.push(sums.map(Sum::finish));
+    }
+    Some((rows, b))
 }
 
 /// Switches every open state (in a game, every one of the player whose goal is `only`)

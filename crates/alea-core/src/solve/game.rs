@@ -453,7 +453,6 @@ mod tests {
     use super::*;
     use crate::model::{Expansion, Kind, Pick};
     use crate::numeric::value::fraction;
-    use crate::solve::acyclic::solve;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -677,61 +676,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn acyclic_models_give_the_acyclic_answer() {
-        struct Ladder;
-        impl Model for Ladder {
-            type State = u8;
-            fn start(&self) -> u8 {
-                0
-            }
-            fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-                if s >= 6 {
-                    out.terminal(i64::from(s));
-                } else {
-                    out.choice(
-                        if s.is_multiple_of(2) {
-                            Pick::Max
-                        } else {
-                            Pick::Min
-                        },
-                        1,
-                    );
-                    out.edge(s + 1);
-                    out.edge(s + 2);
-                }
-            }
-        }
-        let a = solve::<_, Exact>(&Ladder, &Limits::default()).unwrap();
-        let c = solve_game::<_, Exact>(&Ladder, &Settings::default()).unwrap();
-        assert_eq!(a.start_value(), c.start_value());
-        assert_eq!(a.len(), c.len());
-    }
-
-    /// Throw a coin until heads: a self-loop. Expected throws: 2.
-    struct Coin;
-    impl Model for Coin {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
-        }
-        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-            if s == 1 {
-                out.terminal(0);
-            } else {
-                out.chance(1);
-                out.edge(0);
-                out.edge(1);
-            }
-        }
-    }
-
-    #[test]
-    fn self_loops_in_closed_form() {
-        let s = solve_game::<_, Exact>(&Coin, &Settings::default()).unwrap();
-        assert_eq!(fraction(s.start_value()), "2/1");
-    }
-
     /// A counter 0..=2 that a die pushes up by 1 or 2, or back to 0 with weight
     /// `reset`; over 2 it ends. Nearly certain resets must not cost digits.
     struct Reset {
@@ -768,90 +712,5 @@ mod tests {
                 float.start_value()
             );
         }
-    }
-
-    #[test]
-    fn a_choice_on_a_cycle_is_solved() {
-        struct Loop;
-        impl Model for Loop {
-            type State = u8;
-            fn start(&self) -> u8 {
-                0
-            }
-            fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-                match s {
-                    0 => {
-                        out.chance(1);
-                        out.edge(1);
-                        out.edge(2);
-                    }
-                    1 => {
-                        out.choice(Pick::Min, 0);
-                        out.edge(0);
-                        out.edge(2);
-                    }
-                    _ => out.terminal(0),
-                }
-            }
-        }
-        // 1 = min(0, 2) = 0 (the end, worth 0), 0 = 1 + (1 + 2) / 2 = 1.
-        let s = solve_game::<_, Exact>(&Loop, &Settings::default()).unwrap();
-        assert_eq!(fraction(s.get(&0).unwrap()), "1/1");
-        assert_eq!(fraction(s.get(&1).unwrap()), "0/1");
-    }
-
-    #[test]
-    fn a_choice_between_cycles_is_fine() {
-        // From 10, choose the coin game (2 throws expected) or a sure 3.
-        struct Menu;
-        impl Model for Menu {
-            type State = u8;
-            fn start(&self) -> u8 {
-                10
-            }
-            fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-                match s {
-                    10 => {
-                        out.choice(Pick::Min, 0);
-                        out.edge(0);
-                        out.edge(11);
-                    }
-                    11 => out.terminal(3),
-                    s => Coin.expand(s, out),
-                }
-            }
-        }
-        let s = solve_game::<_, Exact>(&Menu, &Settings::default()).unwrap();
-        assert_eq!(fraction(s.start_value()), "2/1");
-    }
-
-    #[test]
-    fn a_game_that_never_ends_is_reported() {
-        struct Forever;
-        impl Model for Forever {
-            type State = u8;
-            fn start(&self) -> u8 {
-                0
-            }
-            fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-                out.chance(1);
-                out.edge(1 - s);
-            }
-        }
-        let err = solve_game::<_, f64>(&Forever, &Settings::default()).unwrap_err();
-        assert!(matches!(err, Error::InfiniteReward(..)), "{err}");
-        struct Spin;
-        impl Model for Spin {
-            type State = u8;
-            fn start(&self) -> u8 {
-                0
-            }
-            fn expand(&self, _: u8, out: &mut Expansion<u8>) {
-                out.chance(1);
-                out.edge(0);
-            }
-        }
-        let err = solve_game::<_, f64>(&Spin, &Settings::default()).unwrap_err();
-        assert!(matches!(err, Error::InfiniteReward(..)), "{err}");
     }
 }

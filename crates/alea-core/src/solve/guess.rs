@@ -14,7 +14,7 @@ use super::interval::{Solver, COLLAPSED, TANGLED};
 use super::Goal;
 use crate::analysis::graph::NONE;
 use crate::numeric::elim::{self, Row};
-use crate::numeric::round::UNIT;
+use crate::numeric::round::margin;
 
 /// Strategy evaluations tried before the last one's values are taken as they are.
 const ROUNDS: usize = 16;
@@ -121,8 +121,7 @@ impl Solver<'_> {
                 };
             };
             let slack = shape[i] - moved;
-            let k = m.transitions_of(c).len() as f64;
-            let rounding = (4.0 * k + 8.0) * UNIT * step.abs().max(v[i].abs());
+            let rounding = 2.0 * margin(m.transitions_of(c).len()) * step.abs().max(v[i].abs());
             let need = ((step - v[i]).abs() + rounding) / slack;
             least = if slack > 0.0 {
                 least.max(need)

@@ -88,12 +88,10 @@ use crate::form::Form;
 use crate::guard::Stop;
 use num_traits::Zero;
 
-use super::exact::prob;
+use super::exact::chain_system;
 use crate::form::ExactProbs;
-use crate::numeric::elim::Row;
 use crate::numeric::modular;
-use crate::numeric::rational::Sum;
-use crate::numeric::round::{above, below, clamp_precision, fmax, fmin, midpoint, UNIT};
+use crate::numeric::round::{above, below, clamp_precision, fmax, fmin, margin, midpoint};
 use crate::numeric::settle::Settle;
 use crate::numeric::value::Exact;
 
@@ -624,8 +622,9 @@ impl Solver<'_> {
         }
         // k products, k additions and a representation error in each of k
         // probabilities: under 2k + 2 units of the result; a quotient by the leaving
-        // probability (itself a sum of k rounded terms) adds about k + 2 more.
-        let k = range.len() as f64;
+        // probability (itself a sum of k rounded terms) adds about k + 2 more: twice the
+        // margin covers both.
+        let k = range.len();
         if internal {
             let mut out = 0.0;
             for t in range {
@@ -636,10 +635,10 @@ impl Solver<'_> {
             if out <= 0.0 {
                 return None;
             }
-            let e = (4.0 * k + 8.0) * UNIT;
+            let e = 2.0 * margin(k);
             Some([lo / out * (1.0 - e), hi / out * (1.0 + e)])
         } else {
-            let e = (2.0 * k + 4.0) * UNIT;
+            let e = margin(k);
             Some([lo * (1.0 - e), hi * (1.0 + e)])
         }
     }
@@ -723,7 +722,7 @@ impl Solver<'_> {
                 lo += p * l;
                 hi += p * h;
             }
-            let e = f64::from(2 * (b - a) as u32 + 4) * UNIT;
+            let e = margin(b - a);
             lo *= 1.0 - e;
             hi *= 1.0 + e;
             if max {
@@ -1323,45 +1322,18 @@ impl Solver<'_> {
     ) -> Option<(Vec<Exact>, Vec<Exact>)> {
         let m = self.m;
         let exact = |f: f64| Exact::from_float(f);
-        let mut rows: Vec<Row> = Vec::with_capacity(nodes.len());
-        let (mut b_lo, mut b_hi) = (
-            Vec::with_capacity(nodes.len()),
-            Vec::with_capacity(nodes.len()),
-        );
-        for &v in nodes {
-            let c = m.choices[self.first(v) as usize];
-            let reward = if self.kind == Kind::Reward {
-                exact(self.rew[c])?
-            } else {
-                Exact::zero()
-            };
-            let (mut lo, mut hi) = (Sum::new(&reward), Sum::new(&reward));
-            let mut row: Row = Vec::new();
-            for t in m.transitions_of(c) {
-                let j = m.to[t] as usize;
-                let p = prob(ex, t);
-                match local[j] {
-                    NONE => {
-                        let [l, h] = x[j];
-                        lo.add_product(p, &exact(l)?);
-                        hi.add_product(p, &exact(h)?);
-                    }
-                    k => row.push((k, p.clone())),
-                }
-            }
-            row.sort_unstable_by_key(|e| e.0);
-            row.dedup_by(|later, first| {
-                if later.0 == first.0 {
-                    first.1 += &later.1;
-                    true
-                } else {
-                    false
-                }
-            });
-            rows.push(row);
-            b_lo.push(lo.finish());
-            b_hi.push(hi.finish());
-        }
+        let (rows, b) = chain_system(
+            m,
+            ex,
+            nodes.iter().map(|&v| m.choices[self.first(v) as usize]),
+            local,
+            |c| match self.kind {
+                Kind::Reward => exact(self.rew[c]),
+                Kind::Until => Some(Exact::zero()),
+            },
+            |j| Some([exact(x[j][0])?, exact(x[j][1])?]),
+        )?;
+        let (b_lo, b_hi): (Vec<Exact>, Vec<Exact>) = b.into_iter().map(|[l, h]| (l, h)).unzip();
         // Within a budget of fill-in, and modulo primes only: the fraction-free
         // elimination of a large chain whose values are long could take hours.
         let held: usize = rows.iter().map(Vec::len).sum();
@@ -1452,20 +1424,4 @@ impl Solver<'_> {
         }
         strategy
     }
-}
-
-/// The reward of each choice: its state's and its own.
-pub(crate) fn choice_rewards(g: &Graph, state: &[f64], choice: &[f64]) -> Vec<f64> {
-    let nc = g.m.choice_count();
-    (0..nc)
-        .map(|c| {
-            let s = if state.is_empty() {
-                0.0
-            } else {
-                state[g.owner[c] as usize]
-            };
-            let own = if choice.is_empty() { 0.0 } else { choice[c] };
-            s + own
-        })
-        .collect()
 }

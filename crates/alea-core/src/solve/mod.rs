@@ -9,8 +9,8 @@
 //!   probability). [`cumulative_reward`], [`cumulative_reward_exact`]: in `k` steps.
 //! - [`choice_values`], [`choice_values_exact`]: every choice of a state, valued.
 //! - [`game`]: a game described node by node (terminal payoffs, rewards on the way, two
-//!   players), and [`acyclic`], [`layered`]: games without cycles evaluated straight
-//!   from their callbacks.
+//!   players), and [`acyclic`]: games without cycles evaluated straight from their
+//!   callbacks, many small ones in a row with one workspace.
 //!
 //! How. The graph analysis (`crate::analysis`) first decides every state of value 0, of
 //! the greatest value and of infinite expected reward; the other states are solved
@@ -28,7 +28,6 @@ mod exact;
 pub mod game;
 mod guess;
 mod interval;
-pub mod layered;
 #[cfg(test)]
 mod tests;
 
@@ -210,7 +209,9 @@ fn rewards_f64(g: &Graph, rewards: &Rewards) -> Vec<f64> {
             .all(|r| r.is_finite() && *r >= 0.0),
         "rewards are finite and at least 0"
     );
-    interval::choice_rewards(g, &rewards.state, &rewards.choice)
+    (0..g.m.choice_count())
+        .map(|c| rewards.of(g.owner[c] as usize, c))
+        .collect()
 }
 
 /// The reward of each choice (its state's and its own), exactly.
@@ -247,17 +248,44 @@ pub fn until(m: &Form, goal: Goal, stay: &[bool], target: &[bool], cx: &Context)
     check_set("target", target, m.states());
     let g = Graph::new(m);
     let setup = setup::until(&g, goal, stay, target, None);
+    certified(&g, &setup, &[], cx)
+}
+
+/// The certified answer of a question set up on `g`, `rew` each choice's reward.
+fn certified(g: &Graph, setup: &setup::Setup, rew: &[f64], cx: &Context) -> Result<Answer> {
     let job = interval::Job {
-        setup: &setup,
-        rew: &[],
+        setup,
+        rew,
         values: &[],
         precision: cx.precision,
         strict: true,
         stop: &cx.stop,
         names: cx.names,
     };
-    let solved = interval::solve(&g, &job)?;
+    let solved = interval::solve(g, &job)?;
     Ok(interval::answer(&job, solved))
+}
+
+/// The proven answer of a question set up on `g`, `rew` each choice's reward exactly and
+/// in `f64`.
+fn proven(
+    g: &Graph,
+    setup: &setup::Setup,
+    rew: Option<(&[Exact], &[f64])>,
+    cx: &Context,
+) -> Result<ExactAnswer> {
+    exact::solve(
+        g,
+        g.m.exact_probs()?,
+        &exact::Job {
+            setup,
+            rew,
+            values: (&[], &[]),
+            start: None,
+            stop: &cx.stop,
+            names: cx.names,
+        },
+    )
 }
 
 /// [`until`] in exact rationals; the model needs its exact probabilities.
@@ -271,21 +299,9 @@ pub fn until_exact(
     m.check();
     check_set("stay", stay, m.states());
     check_set("target", target, m.states());
-    let ex = m.exact_probs()?;
     let g = Graph::new(m);
     let setup = setup::until(&g, goal, stay, target, None);
-    exact::solve(
-        &g,
-        ex,
-        &exact::Job {
-            setup: &setup,
-            rew: None,
-            values: (&[], &[]),
-            start: None,
-            stop: &cx.stop,
-            names: cx.names,
-        },
-    )
+    proven(&g, &setup, None, cx)
 }
 
 /// The probability of `stay U<=k target`: reaching `target` within `k` steps, through
@@ -344,17 +360,7 @@ pub fn reach_reward(
     let g = Graph::new(m);
     let rew = rewards_f64(&g, rewards);
     let setup = setup::reward(&g, goal, target);
-    let job = interval::Job {
-        setup: &setup,
-        rew: &rew,
-        values: &[],
-        precision: cx.precision,
-        strict: true,
-        stop: &cx.stop,
-        names: cx.names,
-    };
-    let solved = interval::solve(&g, &job)?;
-    Ok(interval::answer(&job, solved))
+    certified(&g, &setup, &rew, cx)
 }
 
 /// [`reach_reward`] in exact rationals; the model needs its exact probabilities.
@@ -367,23 +373,11 @@ pub fn reach_reward_exact(
 ) -> Result<ExactAnswer> {
     m.check();
     check_set("target", target, m.states());
-    let ex = m.exact_probs()?;
     let g = Graph::new(m);
     let rew = rewards_exact(&g, rewards);
     let approx: Vec<f64> = rew.iter().map(Value::to_f64).collect();
     let setup = setup::reward(&g, goal, target);
-    exact::solve(
-        &g,
-        ex,
-        &exact::Job {
-            setup: &setup,
-            rew: Some((&rew, &approx)),
-            values: (&[], &[]),
-            start: None,
-            stop: &cx.stop,
-            names: cx.names,
-        },
-    )
+    proven(&g, &setup, Some((&rew, &approx)), cx)
 }
 
 /// The expected reward gathered in the first `k` steps (the rewards of the states left

@@ -191,11 +191,6 @@ impl Model for Patience {
             out.terminal(0);
         }
     }
-
-    /// Every move removes two cards.
-    fn layer(&self, state: Heights) -> Option<usize> {
-        Some(PILES * PILE_CARDS - (0..PILES).map(|p| height(state, p)).sum::<usize>())
-    }
 }
 
 #[cfg(test)]

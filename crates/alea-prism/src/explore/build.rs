@@ -601,6 +601,9 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
         }
     }
     drop(initial);
+    /// How often exploration looks at the stop flag, in states.
+    const LOOK_EVERY: usize = 4096;
+
     const PROGRESS_EVERY: usize = 100_000;
     let mut peak = 0;
     let mut s = 0usize;
@@ -615,6 +618,9 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
             if let Some(progress) = options.progress {
                 progress(s);
             }
+        }
+        if s.is_multiple_of(LOOK_EVERY) && options.stop.is_some_and(|f| f.is_stopped()) {
+            return Err(ExploreError::Stopped);
         }
         if s.is_power_of_two() {
             peak = peak.max(ex.bytes());

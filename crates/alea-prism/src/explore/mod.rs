@@ -74,6 +74,8 @@ pub struct Options<'a> {
     /// targets, so leaving them out can save most of a model; `"deadlock"` may not
     /// appear in it, since a state not expanded has no enabled commands to tell.
     pub absorbing: Option<&'a Ex>,
+    /// Raised, it stops the exploration with [`ExploreError::Stopped`].
+    pub stop: Option<&'a alea_core::Stop>,
 }
 
 impl Default for Options<'_> {
@@ -83,6 +85,7 @@ impl Default for Options<'_> {
             max_states: usize::MAX,
             progress: None,
             absorbing: None,
+            stop: None,
         }
     }
 }
@@ -104,6 +107,8 @@ pub enum ExploreError {
     Model(Error),
     /// More reachable states than [`Options::max_states`].
     TooManyStates { limit: usize },
+    /// The stop flag was raised (see [`Options::stop`]).
+    Stopped,
 }
 
 impl fmt::Display for ExploreError {
@@ -113,6 +118,7 @@ impl fmt::Display for ExploreError {
             ExploreError::TooManyStates { limit } => {
                 write!(f, "the model has more than {limit} reachable states")
             }
+            ExploreError::Stopped => alea_core::Error::Stopped.fmt(f),
         }
     }
 }

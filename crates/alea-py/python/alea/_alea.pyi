@@ -10,7 +10,7 @@ class SolvedGame:
     explore_seconds: float
     solve_seconds: float
     exact: bool
-    error_bound: float
+    error_bound: float | None
     start: Any
     def __len__(self) -> int: ...
     def value(self, state: Any) -> Any: ...

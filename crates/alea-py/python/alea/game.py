@@ -33,8 +33,8 @@ where they could, they must all have one sign.
 How it runs: the game is explored first, holding the interpreter, with one ``expand``
 call per reachable state and one dict lookup per successor (that is the cost of
 Python); then the engine solves it without the interpreter, with the same solvers as a
-model file given to :func:`alea.check`: certified error bounds in floating point, or
-proven exact fractions. Ctrl-C stops the solve too. An error names the state by its
+model file given to :func:`alea.check`: one topological pass when no state can come
+back, else certified error bounds in floating point; or proven exact fractions. Ctrl-C stops the solve too. An error names the state by its
 ``repr``.
 """
 
@@ -81,7 +81,7 @@ class Solution:
 
     Attributes: ``value`` (the start's), ``exact`` (values are ``Fraction``),
     ``error_bound`` (no float value is further than this from the true value: 0 when
-    exact),
+    exact, ``None`` when the game has no cycle and each value is a sum rounded once),
     ``states`` (how many), ``cyclic`` (whether some state can come back), and
     ``explore_seconds``/``solve_seconds`` (the time in the callbacks and in the engine).
     """
@@ -107,7 +107,7 @@ class Solution:
         return self._solved.exact
 
     @property
-    def error_bound(self) -> float:
+    def error_bound(self) -> float | None:
         """The certified bound on the error of every float value (see the class)."""
         return self._solved.error_bound
 

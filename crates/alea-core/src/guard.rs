@@ -1,5 +1,5 @@
 //! What bounds a long computation: the resource guards ([`Limits`]), and a flag that asks
-//! it to stop ([`Stop`]): Ctrl-C in Python, a request's deadline in the web server.
+//! it to stop ([`Stop`]): Ctrl-C in Python, a caller that gives up waiting.
 //! Exploration and the solvers look at the flag every few thousand states or every sweep
 //! and end with [`Error::Stopped`], so that stopped work frees its core rather than
 //! running on to an answer nobody waits for.

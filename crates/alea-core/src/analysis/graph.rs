@@ -273,6 +273,17 @@ impl<'a> Graph<'a> {
         &self,
         seed: &[bool],
         through: &[bool],
+        note: impl FnMut(usize, u32),
+    ) -> Vec<bool> {
+        self.exists_reach_by(seed, through, |_| true, note)
+    }
+
+    /// [`Graph::exists_reach`] by the choices `take` allows alone (a strategy's).
+    pub fn exists_reach_by(
+        &self,
+        seed: &[bool],
+        through: &[bool],
+        take: impl Fn(u32) -> bool,
         mut note: impl FnMut(usize, u32),
     ) -> Vec<bool> {
         let mut reached = seed.to_vec();
@@ -282,7 +293,7 @@ impl<'a> Graph<'a> {
         while let Some(t) = stack.pop() {
             for &c in self.preds(t as usize) {
                 let s = self.owner[c as usize] as usize;
-                if !reached[s] && through[s] {
+                if !reached[s] && through[s] && take(c) {
                     reached[s] = true;
                     note(s, c);
                     stack.push(s as u32);

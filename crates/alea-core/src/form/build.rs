@@ -119,6 +119,8 @@ pub struct Builder {
 }
 
 const RECENT: usize = 64;
+/// The states a builder has room for from the start (and four transitions each).
+pub(crate) const SMALL: usize = 128;
 
 impl Default for Builder {
     fn default() -> Self {
@@ -129,12 +131,17 @@ impl Default for Builder {
 impl Builder {
     pub fn new() -> Builder {
         let mut game = Game::default();
-        game.form.choices.push(0);
-        game.form.row.push(0);
+        // Room for a small game from the start: most games solved one after another (a
+        // board, a hand) are small, and growing the arrays from nothing would cost them
+        // as much as building them.
+        let f = &mut game.form;
+        (f.to, f.prob) = (Vec::with_capacity(4 * SMALL), Vec::with_capacity(4 * SMALL));
+        (f.choices, f.row) = (vec![0], vec![0]);
+        game.weight.reserve(4 * SMALL);
         Builder {
             game,
             values: Vec::new(),
-            id: Vec::new(),
+            id: Vec::with_capacity(4 * SMALL),
             interned: FxHashMap::default(),
             recent: [(0, 0, 0); RECENT],
         }
@@ -183,21 +190,20 @@ impl Builder {
     /// a choice without successors, or weights that add up past `i64::MAX`.
     pub fn push(&mut self, node: Node<'_>, name: impl Fn() -> String) -> Result<()> {
         let state = self.len() as u32;
+        let none = || Error::NoSuccessors {
+            state: name(),
+            kind: if node.kind == Kind::Chance {
+                "chance"
+            } else {
+                "choice"
+            },
+        };
         match node.kind {
             Kind::Terminal => {
                 self.transition(state, 1, 1);
                 self.end_choice();
             }
-            _ if node.edges.is_empty() => {
-                return Err(Error::NoSuccessors {
-                    state: name(),
-                    kind: if node.kind == Kind::Chance {
-                        "chance"
-                    } else {
-                        "choice"
-                    },
-                })
-            }
+            _ if node.edges.is_empty() => return Err(none()),
             Kind::Chance | Kind::Choice(Pick::Uniform) => {
                 let total = node
                     .edges
@@ -207,14 +213,7 @@ impl Builder {
                     .ok_or_else(|| Error::Weights(name()))?;
                 if total == 0 {
                     // Every outcome weighs nothing: no successor at all.
-                    return Err(Error::NoSuccessors {
-                        state: name(),
-                        kind: if node.kind == Kind::Chance {
-                            "chance"
-                        } else {
-                            "choice"
-                        },
-                    });
+                    return Err(none());
                 }
                 for &(to, w) in node.edges {
                     if w > 0 {

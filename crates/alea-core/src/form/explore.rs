@@ -2,9 +2,11 @@
 //! canonical states numbered breadth first from the start (0), each node built as
 //! [`Builder`] builds it.
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 
-use super::build::{Builder, Game, Node};
+use super::build::{Builder, Game, Node, SMALL};
 use crate::error::{Error, Result};
 use crate::guard::{Limits, Stop};
 use crate::model::{Expansion, Kind, Model};
@@ -30,8 +32,10 @@ impl<S: std::fmt::Debug> Explored<S> {
 pub fn explore<M: Model>(model: &M, limits: &Limits, stop: &Stop) -> Result<Explored<M::State>> {
     let start = model.canonical(model.start());
     let mut ids: FxHashMap<M::State, u32> = FxHashMap::default();
+    ids.reserve(SMALL);
     ids.insert(start, 0);
-    let mut states = vec![start];
+    let mut states = Vec::with_capacity(SMALL);
+    states.push(start);
     let mut builder = Builder::new();
     let mut buf = Expansion::default();
     let mut edges: Vec<(u32, u64)> = Vec::new();
@@ -46,16 +50,16 @@ pub fn explore<M: Model>(model: &M, limits: &Limits, stop: &Stop) -> Result<Expl
         if buf.kind != Kind::Terminal {
             for e in &buf.edges {
                 let to = model.canonical(e.to);
-                let id = match ids.get(&to) {
-                    Some(&id) => id,
-                    None => {
+                let id = match ids.entry(to) {
+                    Entry::Occupied(o) => *o.get(),
+                    Entry::Vacant(v) => {
                         if states.len() >= most {
                             return Err(Error::TooManyStates {
                                 limit: limits.max_states,
                             });
                         }
                         let id = states.len() as u32;
-                        ids.insert(to, id);
+                        v.insert(id);
                         states.push(to);
                         id
                     }

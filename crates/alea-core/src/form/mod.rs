@@ -70,6 +70,14 @@ pub struct ExactRewards {
     pub choice: Vec<Exact>,
 }
 
+impl ExactRewards {
+    /// As [`Rewards::of`].
+    pub fn of(&self, s: usize, c: usize) -> Exact {
+        let zero = Exact::default();
+        self.state.get(s).unwrap_or(&zero) + self.choice.get(c).unwrap_or(&zero)
+    }
+}
+
 impl Form {
     pub fn states(&self) -> usize {
         self.choices.len().saturating_sub(1)

@@ -35,7 +35,6 @@ use crate::numeric::value::Exact;
 /// The numbers the elimination works in.
 pub(crate) trait Field: Clone {
     fn zero() -> Self;
-    fn one() -> Self;
     /// `1 / (1 - self)`, when `1 - self` can be divided by.
     fn leave(&self) -> Option<Self>;
     fn times(&self, o: &Self) -> Self;
@@ -43,14 +42,18 @@ pub(crate) trait Field: Clone {
     fn scale(&mut self, by: &Self);
     /// `1 / self`, when it can be divided by.
     fn recip(&self) -> Option<Self>;
+    /// Whether it is 0: a coefficient that needs no work.
+    fn vanishes(&self) -> bool;
+    /// Coefficients of a dense row updated for one unit of `work`, which counts the
+    /// sparse merges' coefficients: in rationals and residues each merge costs some
+    /// eight times a dense update; in `f64`, whose dense updates run four or more to an
+    /// instruction, some thirty times.
+    const DENSE_PER_UNIT: usize = 8;
 }
 
 impl Field for Exact {
     fn zero() -> Self {
         Zero::zero()
-    }
-    fn one() -> Self {
-        num_traits::One::one()
     }
     fn leave(&self) -> Option<Self> {
         rational::leave(self)
@@ -67,6 +70,9 @@ impl Field for Exact {
     fn recip(&self) -> Option<Self> {
         (!self.is_zero()).then(|| Exact::recip(self))
     }
+    fn vanishes(&self) -> bool {
+        self.is_zero()
+    }
 }
 
 /// Below this, `1 - a_ii` in `f64` is taken for a strategy that never leaves: the
@@ -76,9 +82,6 @@ const LEAST_LEAVING: f64 = 1e-12;
 impl Field for f64 {
     fn zero() -> Self {
         0.0
-    }
-    fn one() -> Self {
-        1.0
     }
     fn leave(&self) -> Option<Self> {
         let keep = 1.0 - self;
@@ -96,6 +99,10 @@ impl Field for f64 {
     fn recip(&self) -> Option<Self> {
         (*self > 0.0).then(|| 1.0 / self)
     }
+    fn vanishes(&self) -> bool {
+        *self == 0.0
+    }
+    const DENSE_PER_UNIT: usize = 32;
 }
 
 /// A sparse row: (column, coefficient), ascending by column, no column twice.
@@ -184,18 +191,7 @@ fn markowitz<T: Field, const K: usize>(
         let mut row = std::mem::take(&mut rows[i]);
         if let Ok(k) = row.binary_search_by_key(&(i as u32), |e| e.0) {
             let own = row.remove(k).1;
-            let inv = match escape.as_mut() {
-                Some(escape) => {
-                    let mut keep = escape[i].clone();
-                    for (_, a) in &row {
-                        keep.add(a.clone());
-                    }
-                    let inv = keep.recip()?;
-                    escape[i].scale(&inv);
-                    inv
-                }
-                None => own.leave()?,
-            };
+            let inv = pivot(&mut escape, i, row.iter().map(|e| &e.1), &own)?;
             for e in &mut row {
                 e.1.scale(&inv);
             }
@@ -265,6 +261,29 @@ fn markowitz<T: Field, const K: usize>(
     Some(x)
 }
 
+/// `1 / (1 - own)` for row `i`, whose other coefficients are `others`: with the rows'
+/// escapes, formed as the escape plus the others (no subtraction), and the escape of
+/// row `i` divided by it as the row will be.
+fn pivot<'a, T: Field + 'a>(
+    escape: &mut Option<Vec<T>>,
+    i: usize,
+    others: impl Iterator<Item = &'a T>,
+    own: &T,
+) -> Option<T> {
+    match escape.as_mut() {
+        Some(escape) => {
+            let mut keep = escape[i].clone();
+            for a in others {
+                keep.add(a.clone());
+            }
+            let inv = keep.recip()?;
+            escape[i].scale(&inv);
+            Some(inv)
+        }
+        None => own.leave(),
+    }
+}
+
 /// `b[u] += a * b[i]`, for each right-hand side (`u` and `i` differ).
 fn add_scaled<T: Field, const K: usize>(b: &mut [[T; K]], u: usize, i: usize, a: &T) {
     let (from, to) = if i < u {
@@ -282,9 +301,6 @@ fn add_scaled<T: Field, const K: usize>(b: &mut [[T; K]], u: usize, i: usize, a:
 /// The most memory the cut states' columns of every row may take (see [`through_cuts`]):
 /// beyond, the fill-in is left to Markowitz's rule.
 const DENSE_BYTES: usize = 1 << 26;
-/// Coefficients of a dense row updated for one unit of `work`, which counts the sparse
-/// merges' coefficients (each some eight times the cost of a dense one).
-const DENSE_PER_UNIT: usize = 8;
 
 /// [`solve_many`] in the search's order (see [`search_order`]), each row kept as its
 /// coefficients on the `cuts` cut states, in one dense vector: eliminating a state that
@@ -305,58 +321,66 @@ fn through_cuts<T: Field, const K: usize>(
     for (c, &v) in order[first_cut..].iter().enumerate() {
         cut_of[v as usize] = c as u32;
     }
-    *work = work.checked_sub((n * k / DENSE_PER_UNIT) as u64)?;
-    let mut dense: Vec<Vec<T>> = (0..n).map(|_| vec![T::zero(); k]).collect();
+    *work = work.checked_sub((n * k / T::DENSE_PER_UNIT) as u64)?;
+    // Every row's `k` columns in one block: one allocation, not one per row.
+    let mut dense: Vec<T> = vec![T::zero(); n * k];
     let mut own: Vec<Option<T>> = vec![None; n];
-    // The predecessors of each state that is not cut, with their coefficients on it.
-    let mut users: Vec<Vec<(u32, T)>> = vec![Vec::new(); n];
+    // The predecessors of each state that is not cut, with their coefficients on it, in
+    // compressed rows by the state.
+    let mut start = vec![0usize; n + 1];
+    for (u, row) in rows.iter().enumerate() {
+        for &(j, _) in row {
+            if cut_of[j as usize] == u32::MAX && j as usize != u {
+                start[j as usize + 1] += 1;
+            }
+        }
+    }
+    for j in 0..n {
+        start[j + 1] += start[j];
+    }
+    let mut fill = start.clone();
+    let mut users: Vec<(u32, T)> = vec![(0, T::zero()); start[n]];
     for (u, row) in rows.into_iter().enumerate() {
         for (j, a) in row {
             let j = j as usize;
             match cut_of[j] {
-                c if c != u32::MAX => dense[u][c as usize].add(a),
+                c if c != u32::MAX => dense[u * k + c as usize].add(a),
                 _ if j == u => own[u] = Some(a),
-                _ => users[j].push((u as u32, a)),
+                _ => {
+                    users[fill[j]] = (u as u32, a);
+                    fill[j] += 1;
+                }
             }
         }
     }
+    let mut row: Vec<T> = vec![T::zero(); k];
     for &i in &order[..first_cut] {
         let i = i as usize;
-        let inv = match escape.as_mut() {
-            Some(escape) => {
-                let mut keep = escape[i].clone();
-                for a in &dense[i] {
-                    keep.add(a.clone());
-                }
-                let inv = keep.recip()?;
-                escape[i].scale(&inv);
-                inv
+        row.swap_with_slice(&mut dense[i * k..(i + 1) * k]);
+        // Every successor of a state that is not cut was eliminated before it (or is
+        // cut): only its own loop, if any, is left to divide by.
+        if let Some(a) = &own[i] {
+            let inv = pivot(&mut escape, i, row.iter(), a)?;
+            for a in &mut row {
+                a.scale(&inv);
             }
-            None => match &own[i] {
-                Some(a) => a.leave()?,
-                None => T::one(),
-            },
-        };
-        let mut row = std::mem::take(&mut dense[i]);
-        for a in &mut row {
-            a.scale(&inv);
+            for b in &mut b[i] {
+                b.scale(&inv);
+            }
         }
-        for b in &mut b[i] {
-            b.scale(&inv);
-        }
-        for (u, a) in std::mem::take(&mut users[i]) {
-            let u = u as usize;
-            *work = work.checked_sub((k / DENSE_PER_UNIT) as u64 + 1)?;
-            for (x, r) in dense[u].iter_mut().zip(&row) {
+        for (u, a) in &users[start[i]..start[i + 1]] {
+            let u = *u as usize;
+            *work = work.checked_sub((k / T::DENSE_PER_UNIT) as u64 + 1)?;
+            for (x, r) in dense[u * k..(u + 1) * k].iter_mut().zip(&row) {
                 x.add(a.times(r));
             }
-            add_scaled(&mut b, u, i, &a);
+            add_scaled(&mut b, u, i, a);
             if let Some(escape) = escape.as_mut() {
                 let gone = a.times(&escape[i]);
                 escape[u].add(gone);
             }
         }
-        dense[i] = row;
+        row.swap_with_slice(&mut dense[i * k..(i + 1) * k]);
     }
     // The cut states' system: eliminated in their order, each pivot formed from the
     // escape and the coefficients on the states still to eliminate, as above.
@@ -367,20 +391,28 @@ fn through_cuts<T: Field, const K: usize>(
         let d = match escape.as_ref() {
             Some(escape) => {
                 let mut keep = escape[v].clone();
-                for a in &dense[v][j + 1..] {
+                for a in &dense[v * k + j + 1..(v + 1) * k] {
                     keep.add(a.clone());
                 }
                 keep.recip()?
             }
-            None => dense[v][j].leave()?,
+            None => dense[v * k + j].leave()?,
         };
-        let row = std::mem::take(&mut dense[v]);
+        row.swap_with_slice(&mut dense[v * k..(v + 1) * k]);
         for &u in &cut[j + 1..] {
-            let mut scale = std::mem::replace(&mut dense[u][j], T::zero());
+            // A cut state that does not lead to this one has nothing to gain from it (the
+            // cut states of a board's snakes lead to few of the others).
+            if dense[u * k + j].vanishes() {
+                continue;
+            }
+            let mut scale = std::mem::replace(&mut dense[u * k + j], T::zero());
             scale.scale(&d);
-            *work = work.checked_sub((k / DENSE_PER_UNIT) as u64 + 1)?;
-            for l in j + 1..k {
-                dense[u][l].add(scale.times(&row[l]));
+            *work = work.checked_sub((k / T::DENSE_PER_UNIT) as u64 + 1)?;
+            for (x, r) in dense[u * k + j + 1..(u + 1) * k]
+                .iter_mut()
+                .zip(&row[j + 1..])
+            {
+                x.add(scale.times(r));
             }
             add_scaled(&mut b, u, v, &scale);
             if let Some(escape) = escape.as_mut() {
@@ -388,16 +420,16 @@ fn through_cuts<T: Field, const K: usize>(
                 escape[u].add(gone);
             }
         }
-        dense[v] = row;
+        row.swap_with_slice(&mut dense[v * k..(v + 1) * k]);
         pivots.push(d);
     }
     let mut x: Vec<[T; K]> = vec![std::array::from_fn(|_| T::zero()); n];
     for j in (0..k).rev() {
         let v = cut[j];
         let mut value = b[v].clone();
-        for l in j + 1..k {
-            for (value, x) in value.iter_mut().zip(&x[cut[l]]) {
-                value.add(dense[v][l].times(x));
+        for (a, &c) in dense[v * k + j + 1..(v + 1) * k].iter().zip(&cut[j + 1..]) {
+            for (value, x) in value.iter_mut().zip(&x[c]) {
+                value.add(a.times(x));
             }
         }
         for value in &mut value {
@@ -408,9 +440,9 @@ fn through_cuts<T: Field, const K: usize>(
     for &i in &order[..first_cut] {
         let i = i as usize;
         let mut value = b[i].clone();
-        for (l, &c) in cut.iter().enumerate() {
+        for (a, &c) in dense[i * k..(i + 1) * k].iter().zip(&cut) {
             for (value, x) in value.iter_mut().zip(&x[c]) {
-                value.add(dense[i][l].times(x));
+                value.add(a.times(x));
             }
         }
         x[i] = value;

@@ -285,20 +285,12 @@ fn keep_from_payoffs(
 /// The states of `seed`, and those of `through` that reach `seed` with positive
 /// probability under the chosen choices `sel`.
 fn reach_under(g: &Graph, sel: &[u32], seed: &[bool], through: &[bool]) -> Vec<bool> {
-    let mut reached = seed.to_vec();
-    let mut stack: Vec<u32> = (0..g.states() as u32)
-        .filter(|&s| seed[s as usize])
-        .collect();
-    while let Some(t) = stack.pop() {
-        for &c in g.preds(t as usize) {
-            let s = g.owner[c as usize] as usize;
-            if !reached[s] && through[s] && sel[s] == c {
-                reached[s] = true;
-                stack.push(s as u32);
-            }
-        }
-    }
-    reached
+    g.exists_reach_by(
+        seed,
+        through,
+        |c| sel[g.owner[c as usize] as usize] == c,
+        |_, _| {},
+    )
 }
 
 /// For the least expected reward: where the chosen choices would not reach the target

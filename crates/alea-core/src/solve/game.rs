@@ -23,7 +23,7 @@
 //! refused with [`Error::Signs`], and so is, in a two-player game, a cycle of zero rewards
 //! on which the players could stay ([`Error::ZeroRewardCycle`]).
 
-use num_traits::{Signed, Zero};
+use num_traits::Signed;
 
 use super::{exact, interval, setup, Goal};
 use crate::analysis::graph::Graph;
@@ -99,17 +99,18 @@ struct Posed {
     negated: bool,
     /// Added to every payoff to make it at least 0 (values of both signs, no end
     /// component among the states left open); taken off every value at the end.
-    shift: Exact,
+    /// Integers throughout: wide enough that no shift or negation overflows.
+    shift: i128,
     /// Rewards of both signs: solved exactly (and rounded for `f64`).
     signed: bool,
     /// The targets: terminals (for payoffs: those worth more than 0 once shifted, and
     /// the states that can reach no payoff other than 0).
     target: Vec<bool>,
     /// Each target's value; for a payoff, the targets worth the greatest payoff.
-    values: Vec<Exact>,
+    values: Vec<i128>,
     top: Vec<bool>,
     /// Each choice's reward (total rewards only).
-    rew: Vec<Exact>,
+    rew: Vec<i128>,
 }
 
 /// The sign of a state's payoff or reward: the states that break the sign rule are
@@ -143,7 +144,13 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
     };
     let (positive, negative) = signs(game, class);
     let negated = positive.is_none() && negative.is_some();
-    let sign = |r: i64| if negated { -r } else { r };
+    let sign = |r: i64| {
+        if negated {
+            -i128::from(r)
+        } else {
+            i128::from(r)
+        }
+    };
     let goal = if negated {
         game.goal.opposite()
     } else {
@@ -171,7 +178,7 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
         class,
         goal,
         negated,
-        shift: Zero::zero(),
+        shift: 0,
         signed: false,
         target: terminal.clone(),
         values: Vec::new(),
@@ -195,28 +202,27 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
                     .filter(|&s| terminal[s])
                     .map(|s| game.reward[s])
                     .fold(least, i64::min);
-                posed.shift = Exact::from_int(-least);
+                posed.shift = -i128::from(least);
                 // Shifted, every terminal and every state worth 0 is a target worth at
                 // least the shift, which is more than 0.
                 posed.target = (0..n).map(|s| terminal[s] || !can[s]).collect();
                 posed.values = (0..n)
                     .map(|s| {
                         let base = if terminal[s] { game.reward[s] } else { 0 };
-                        Exact::from_int(base - least)
+                        i128::from(base) - i128::from(least)
                     })
                     .collect();
             } else {
                 posed.target = nonzero;
                 posed.values = (0..n)
-                    .map(|s| Exact::from_int(if terminal[s] { sign(game.reward[s]) } else { 0 }))
+                    .map(|s| if terminal[s] { sign(game.reward[s]) } else { 0 })
                     .collect();
             }
             let best = (0..n)
                 .filter(|&s| posed.target[s])
-                .map(|s| &posed.values[s])
+                .map(|s| posed.values[s])
                 .max()
-                .cloned()
-                .unwrap_or_else(Zero::zero);
+                .unwrap_or(0);
             posed.top = (0..n)
                 .map(|s| posed.target[s] && posed.values[s] == best)
                 .collect();
@@ -230,17 +236,30 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
                 posed.signed = true;
             }
             posed.values = (0..n)
-                .map(|s| Exact::from_int(if terminal[s] { sign(game.reward[s]) } else { 0 }))
+                .map(|s| if terminal[s] { sign(game.reward[s]) } else { 0 })
                 .collect();
             posed.rew = (0..form.choice_count())
                 .map(|c| {
                     let s = g.owner[c] as usize;
-                    Exact::from_int(if terminal[s] { 0 } else { sign(game.reward[s]) })
+                    if terminal[s] {
+                        0
+                    } else {
+                        sign(game.reward[s])
+                    }
                 })
                 .collect();
         }
     }
     Ok(posed)
+}
+
+fn exacts(v: &[i128]) -> Vec<Exact> {
+    v.iter().map(|&v| Exact::from_integer(v.into())).collect()
+}
+
+/// Integers to `f64`, each rounded to the nearest.
+fn floats(v: &[i128]) -> Vec<f64> {
+    v.iter().map(|&v| v as f64).collect()
 }
 
 /// The engine's setup of a posed game.
@@ -279,8 +298,10 @@ pub fn exact_values(
     let posed = pose(game, &g, names)?;
     let setup = setup_of(&g, &posed);
     infinite(&setup.class, names)?;
-    let values_f64: Vec<f64> = posed.values.iter().map(Value::to_f64).collect();
-    let rew_f64: Vec<f64> = posed.rew.iter().map(Value::to_f64).collect();
+    let values_f64 = floats(&posed.values);
+    let rew_f64 = floats(&posed.rew);
+    let values = exacts(&posed.values);
+    let rew = exacts(&posed.rew);
     // Rewards of both signs are no question for the `f64` iteration that gives exact
     // strategy iteration its first strategy: it starts from every state's first choice.
     let first = vec![0u32; game.states()];
@@ -289,8 +310,8 @@ pub fn exact_values(
         form.exact_probs()?,
         &exact::Job {
             setup: &setup,
-            rew: (posed.class == Class::TotalReward).then_some((&posed.rew[..], &rew_f64[..])),
-            values: (&posed.values, &values_f64),
+            rew: (posed.class == Class::TotalReward).then_some((&rew[..], &rew_f64[..])),
+            values: (&values, &values_f64),
             start: posed.signed.then_some(&first[..]),
             stop,
             names,
@@ -300,7 +321,7 @@ pub fn exact_values(
         .values
         .into_iter()
         .map(|v| {
-            let v = v.expect("no state is infinite") - &posed.shift;
+            let v = v.expect("no state is infinite") - Exact::from_integer(posed.shift.into());
             if posed.negated {
                 -v
             } else {
@@ -328,8 +349,8 @@ pub fn certified_values(
     }
     let setup = setup_of(&g, &posed);
     infinite(&setup.class, names)?;
-    let values_f64: Vec<f64> = posed.values.iter().map(Value::to_f64).collect();
-    let rew_f64: Vec<f64> = posed.rew.iter().map(Value::to_f64).collect();
+    let values_f64 = floats(&posed.values);
+    let rew_f64 = floats(&posed.rew);
     let job = interval::Job {
         setup: &setup,
         rew: &rew_f64,
@@ -340,7 +361,7 @@ pub fn certified_values(
         names,
     };
     let solved = interval::solve(&g, &job)?;
-    let shift = posed.shift.to_f64();
+    let shift = posed.shift as f64;
     let mut error_bound: f64 = 0.0;
     let values = solved
         .x

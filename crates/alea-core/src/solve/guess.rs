@@ -371,7 +371,7 @@ impl Solver<'_> {
             let mut constant = if R { self.rew[c] } else { 0.0 };
             let mut out = 0.0;
             let mut leaves = 0.0;
-            let mut row: Row<f64> = Vec::new();
+            let mut row: Row<f64> = Vec::with_capacity(m.transitions_of(c).len());
             for t in m.transitions_of(c) {
                 let j = m.to[t] as usize;
                 let p = m.prob[t];

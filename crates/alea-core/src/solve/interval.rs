@@ -259,26 +259,25 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
     // (see `Settle`). Components lead only to earlier ones, so the later are done first.
     let iterated: Vec<bool> = (0..comps.count())
         .map(|k| {
-            let mut nodes = 0;
-            for &s in comps.get(k) {
-                let e = solver.ec_of(s);
-                if e == NONE || solver.members(e)[0] == s {
-                    nodes += 1;
-                }
-            }
-            nodes > 1
+            let node =
+                |&&s: &&u32| solver.ec_of(s) == NONE || solver.members(solver.ec_of(s))[0] == s;
+            comps.get(k).iter().filter(node).count() > 1
         })
         .collect();
+    // From the upstream end: each iterated component, or one below such, marks those
+    // it leads to.
     let mut iterated_above = vec![false; comps.count()];
     for k in (0..comps.count()).rev() {
-        let above = comps.get(k).iter().any(|&s| {
-            g.preds(s as usize).iter().any(|&c| {
-                let from = g.owner[c as usize] as usize;
-                let j = comp_of[from] as usize;
-                unknown[from] && j != k && (iterated[j] || iterated_above[j])
-            })
-        });
-        iterated_above[k] = above;
+        if !(iterated[k] || iterated_above[k]) {
+            continue;
+        }
+        let choices = comps.get(k).iter().flat_map(|&s| m.choices_of(s as usize));
+        for &t in choices.flat_map(|c| &m.to[m.transitions_of(c)]) {
+            let j = comp_of[t as usize] as usize;
+            if unknown[t as usize] && j != k {
+                iterated_above[j] = true;
+            }
+        }
     }
     let mut nodes: Vec<u32> = Vec::new();
     let mut local = vec![NONE; n];
@@ -1383,7 +1382,8 @@ impl Solver<'_> {
             best
         };
         for s in 0..self.g.states() {
-            if unknown[s] && self.ec_of(s as u32) == NONE {
+            // A state with one choice keeps it (as the setup has it).
+            if unknown[s] && self.ec_of(s as u32) == NONE && m.choices_of(s).len() > 1 {
                 if let Some((_, c)) = best_of(&mut m.choices_of(s), &|t| t as usize == s) {
                     strategy[s] = (c - m.choices[s]) as u32;
                 }

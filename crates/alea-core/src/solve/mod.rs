@@ -183,8 +183,14 @@ impl Sides {
     }
 }
 
-fn check_set(name: &str, set: &[bool], n: usize) {
-    assert_eq!(set.len(), n, "`{name}` has one entry per state");
+/// The graph of a form checked for a question on it, each of `sets` (a name and a
+/// set of states) holding one entry per state.
+fn checked<'a>(m: &'a Form, sets: &[(&str, &[bool])]) -> Graph<'a> {
+    m.check();
+    for (name, set) in sets {
+        assert_eq!(set.len(), m.states(), "`{name}` has one entry per state");
+    }
+    Graph::new(m)
 }
 
 fn check_rewards(m: &Form, state: usize, choice: usize) {
@@ -216,7 +222,7 @@ fn rewards_f64(g: &Graph, rewards: &Rewards) -> Vec<f64> {
 
 /// The reward of each choice (its state's and its own), exactly.
 fn rewards_exact(g: &Graph, rewards: &ExactRewards) -> Vec<Exact> {
-    use num_traits::{Signed, Zero};
+    use num_traits::Signed;
     check_rewards(g.m, rewards.state.len(), rewards.choice.len());
     assert!(
         !rewards
@@ -227,26 +233,14 @@ fn rewards_exact(g: &Graph, rewards: &ExactRewards) -> Vec<Exact> {
         "rewards are at least 0"
     );
     (0..g.m.choice_count())
-        .map(|c| {
-            let mut r: Exact = Zero::zero();
-            if !rewards.state.is_empty() {
-                r += &rewards.state[g.owner[c] as usize];
-            }
-            if !rewards.choice.is_empty() {
-                r += &rewards.choice[c];
-            }
-            r
-        })
+        .map(|c| rewards.of(g.owner[c] as usize, c))
         .collect()
 }
 
 /// The probability of `stay U target` (`F target` when `stay` is all true) from every
 /// state, minimised or maximised (by the first player, in a game) over the strategies.
 pub fn until(m: &Form, goal: Goal, stay: &[bool], target: &[bool], cx: &Context) -> Result<Answer> {
-    m.check();
-    check_set("stay", stay, m.states());
-    check_set("target", target, m.states());
-    let g = Graph::new(m);
+    let g = checked(m, &[("stay", stay), ("target", target)]);
     let setup = setup::until(&g, goal, stay, target, None);
     certified(&g, &setup, &[], cx)
 }
@@ -296,10 +290,7 @@ pub fn until_exact(
     target: &[bool],
     cx: &Context,
 ) -> Result<ExactAnswer> {
-    m.check();
-    check_set("stay", stay, m.states());
-    check_set("target", target, m.states());
-    let g = Graph::new(m);
+    let g = checked(m, &[("stay", stay), ("target", target)]);
     let setup = setup::until(&g, goal, stay, target, None);
     proven(&g, &setup, None, cx)
 }
@@ -313,10 +304,7 @@ pub fn bounded_until(
     target: &[bool],
     k: u64,
 ) -> Result<Answer> {
-    m.check();
-    check_set("stay", stay, m.states());
-    check_set("target", target, m.states());
-    let g = Graph::new(m);
+    let g = checked(m, &[("stay", stay), ("target", target)]);
     Ok(bounded::until(&g, &Sides::new(&g, goal), stay, target, k))
 }
 
@@ -328,11 +316,8 @@ pub fn bounded_until_exact(
     target: &[bool],
     k: u64,
 ) -> Result<ExactAnswer> {
-    m.check();
-    check_set("stay", stay, m.states());
-    check_set("target", target, m.states());
     let ex = m.exact_probs()?;
-    let g = Graph::new(m);
+    let g = checked(m, &[("stay", stay), ("target", target)]);
     Ok(bounded::until_exact(
         &g,
         ex,
@@ -355,9 +340,7 @@ pub fn reach_reward(
     rewards: &Rewards,
     cx: &Context,
 ) -> Result<Answer> {
-    m.check();
-    check_set("target", target, m.states());
-    let g = Graph::new(m);
+    let g = checked(m, &[("target", target)]);
     let rew = rewards_f64(&g, rewards);
     let setup = setup::reward(&g, goal, target);
     certified(&g, &setup, &rew, cx)
@@ -371,9 +354,7 @@ pub fn reach_reward_exact(
     rewards: &ExactRewards,
     cx: &Context,
 ) -> Result<ExactAnswer> {
-    m.check();
-    check_set("target", target, m.states());
-    let g = Graph::new(m);
+    let g = checked(m, &[("target", target)]);
     let rew = rewards_exact(&g, rewards);
     let approx: Vec<f64> = rew.iter().map(Value::to_f64).collect();
     let setup = setup::reward(&g, goal, target);
@@ -383,8 +364,7 @@ pub fn reach_reward_exact(
 /// The expected reward gathered in the first `k` steps (the rewards of the states left
 /// and the choices taken in them). The strategy is the best first move for `k` steps.
 pub fn cumulative_reward(m: &Form, goal: Goal, rewards: &Rewards, k: u64) -> Result<Answer> {
-    m.check();
-    let g = Graph::new(m);
+    let g = checked(m, &[]);
     let rew = rewards_f64(&g, rewards);
     Ok(bounded::cumulative(&g, &Sides::new(&g, goal), &rew, k))
 }
@@ -396,9 +376,8 @@ pub fn cumulative_reward_exact(
     rewards: &ExactRewards,
     k: u64,
 ) -> Result<ExactAnswer> {
-    m.check();
     let ex = m.exact_probs()?;
-    let g = Graph::new(m);
+    let g = checked(m, &[]);
     let rew = rewards_exact(&g, rewards);
     Ok(bounded::cumulative_exact(
         &g,
@@ -416,15 +395,7 @@ pub fn cumulative_reward_exact(
 pub fn choice_values(m: &Form, s: usize, values: &[f64], rewards: Option<&Rewards>) -> Vec<f64> {
     m.choices_of(s)
         .map(|c| {
-            let mut v = 0.0;
-            if let Some(r) = rewards {
-                if !r.state.is_empty() {
-                    v += r.state[s];
-                }
-                if !r.choice.is_empty() {
-                    v += r.choice[c];
-                }
-            }
+            let mut v = rewards.map_or(0.0, |r| r.of(s, c));
             for t in m.transitions_of(c) {
                 let x = values[m.to[t] as usize];
                 if x == f64::INFINITY {
@@ -447,15 +418,7 @@ pub fn choice_values_exact(
     let ex = m.exact_probs()?;
     Ok(m.choices_of(s)
         .map(|c| {
-            let mut own = Exact::from_integer(0.into());
-            if let Some(r) = rewards {
-                if !r.state.is_empty() {
-                    own += &r.state[s];
-                }
-                if !r.choice.is_empty() {
-                    own += &r.choice[c];
-                }
-            }
+            let own = rewards.map(|r| r.of(s, c)).unwrap_or_default();
             let base = exact::choice_value_exact(m, ex, c, None, |t| values[t].as_ref())?;
             Some(base + own)
         })

@@ -7,24 +7,17 @@ precision.
 
 The games: a gambler's ruin (a fair coin moves a fortune of 16 up or down by one until it
 is 0 or N; the chance of reaching N) for N = 100 and 1000, in floating point and exactly,
-and the expected number of throws of the same walk; and Pig to 60 (two players, cycles
-through both players' choices), the first player's chance of winning. Every pair of
-answers is compared too (within the error bounds, or equal fractions).
+and the expected number of throws of the same walk. Every pair of answers is compared
+too (within the error bounds, or equal fractions).
 """
 
 from __future__ import annotations
 
 import argparse
-import pathlib
 import statistics
-import sys
 from fractions import Fraction
 
 import alea
-
-ROOT = pathlib.Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "examples" / "python"))
-from pig import Pig  # noqa: E402
 
 WALK = """dtmc
 const int N;
@@ -56,12 +49,10 @@ class Walk:
 
 
 def cases():
-    pig = (ROOT / "examples" / "pig.prism").read_text()
     for n in (100, 1000):
         for exact in (False, True):
             yield (f"ruin N={n}", Walk(n, False), WALK, 'P=? [F "rich"]', {"N": n}, exact)
             yield (f"throws N={n}", Walk(n, True), WALK, 'R{"throws"}=? [F k=0|k=N]', {"N": n}, exact)
-    yield ("Pig to 60", Pig(60), pig, 'Pmax=? [F "won"]', {"goal": 60, "h": 20, "first": 0}, False)
 
 
 def main() -> None:

@@ -154,7 +154,7 @@ fn combine(all: &[Summary]) -> Summary {
 pub struct Partition {
     pub topo: Topology,
     values: Channel<(u32, Summary, u64, Vec<f64>)>,
-    sweeps: Gather<Summary>,
+    summaries: Gather<Summary>,
 }
 
 /// How a state's value stands.
@@ -286,7 +286,7 @@ impl Partition {
         Partition {
             topo,
             values: Channel::new(worker),
-            sweeps: Gather::new(worker),
+            summaries: Gather::new(worker),
         }
     }
 
@@ -335,9 +335,10 @@ impl Partition {
         combine(&all)
     }
 
-    /// Every worker's summary, combined (without values).
-    fn sweep(&mut self, worker: &mut Worker, mine: Summary) -> Summary {
-        combine(&self.sweeps.all(worker, mine))
+    /// Every worker's summary, combined: one round of messages without values (no
+    /// bound is updated here; the sweeps are `iterate`'s).
+    fn agree(&mut self, worker: &mut Worker, mine: Summary) -> Summary {
+        combine(&self.summaries.all(worker, mine))
     }
 
     /// Brings the copies of `x` (`stride` numbers per state) up to date, and tells
@@ -362,7 +363,7 @@ impl Partition {
             changed: mine,
             ..Summary::default()
         };
-        self.sweep(worker, mine).changed
+        self.agree(worker, mine).changed
     }
 
     /// A set of states grown (least fixed point) or shrunk (greatest) until no state
@@ -759,7 +760,7 @@ fn bounds(
         .map(|s| midpoint(out.lo[s], out.hi[s]).1)
         .fold(0.0, f64::max);
     out.error_bound = g
-        .sweep(
+        .agree(
             worker,
             Summary {
                 worst: mine,

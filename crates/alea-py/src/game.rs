@@ -320,14 +320,14 @@ fn solution<V>(values: Vec<V>) -> Solution<u32, V> {
 /// Solves the explored game with the engine's solvers; `names` names a state in an error.
 fn solve_game(
     game: &Game,
-    exact: bool,
+    (exact, cyclic): (bool, bool),
     precision: f64,
     stop: &Stop,
     names: &(dyn Fn(usize) -> String + Sync),
 ) -> alea_core::Result<Values> {
     Ok(if exact {
         Values::Exact(solution(exact_values(game, stop, names)?))
-    } else if !game.cyclic() {
+    } else if !cyclic {
         // No state comes back: the engine's topological pass gives every value with one
         // rounding per sum, nothing to iterate and so nothing to certify.
         Values::Float {
@@ -502,18 +502,19 @@ fn game_solve(
     let explore_seconds = started.elapsed().as_secs_f64();
     let built = Arc::new(explored.game);
     let states = Arc::new(explored.states);
-    let solving = Instant::now();
     let (shared, named) = (Arc::clone(&built), Arc::clone(&states));
     let stop = Stop::new();
     let stopped = stop.clone();
-    let (cyclic, values) = stoppable(py, &stop, move || {
+    let (cyclic, values, solve_seconds) = stoppable(py, &stop, move || {
+        // The solve alone is timed, as `alea.check` times its check: not the thread
+        // that runs it.
+        let solving = Instant::now();
         // An error is rare and names one state: its `repr` is taken then, with the
         // interpreter, which the waiting caller releases between its looks for Ctrl-C.
         let names = |s: usize| Python::attach(|py| shown(named[s].bind(py)));
-        (
-            shared.cyclic(),
-            solve_game(&shared, exact, precision, &stopped, &names),
-        )
+        let cyclic = shared.cyclic();
+        let values = solve_game(&shared, (exact, cyclic), precision, &stopped, &names);
+        (cyclic, values, solving.elapsed().as_secs_f64())
     })?;
     let values = values.map_err(|e| errors::engine(py, e, "max_states"))?;
     Ok(SolvedGame {
@@ -524,7 +525,7 @@ fn game_solve(
         labels: explored.labels,
         cyclic,
         explore_seconds,
-        solve_seconds: solving.elapsed().as_secs_f64(),
+        solve_seconds,
     })
 }
 

@@ -4,7 +4,7 @@ use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum Error {
-    /// The acyclic and layered solvers met a state again on its own path.
+    /// The acyclic solver met a state again on its own path.
     #[error("the model has a cycle through state {0}; this solver handles acyclic models only")]
     Cycle(String),
     /// A chance or choice node was described without successors.
@@ -18,12 +18,9 @@ pub enum Error {
     /// The resource guard: more states than allowed would have been stored.
     #[error("more than {limit} states would be stored; raise the state limit to go on")]
     TooManyStates { limit: usize },
-    /// The layered solver needs every edge to raise the layer number.
-    #[error("layered solving needs edges that raise the layer: {0}")]
-    Layer(String),
     /// A maximising or minimising choice lies on a cycle: its value needs value or policy
     /// iteration, which the exact solvers do not do.
-    #[error("state {0} is a maximising or minimising choice on a cycle; this solver takes only cycles through chance nodes and random choices (the stochastic solver takes cycles through choices)")]
+    #[error("state {0} is a maximising or minimising choice on a cycle; this solver takes only cycles through chance nodes and random choices (`solve_game` takes cycles through choices)")]
     ChoiceCycle(String),
     /// From this state the game goes on forever with probability one.
     #[error(
@@ -34,10 +31,11 @@ pub enum Error {
     #[error("the edge weights at state {0} add up to more than 2^63 - 1")]
     Weights(String),
     /// A state whose expected total reward is infinite: the game may go on forever from
-    /// it (see [`crate::stochastic`]).
+    /// it (see [`crate::solve::game`]).
     #[error("the expected reward from state {0} is infinite: {1}")]
     InfiniteReward(String, String),
-    /// Rewards that the solver of cycles through choices does not take together.
+    /// Payoffs or rewards of both signs where the players could keep the game going
+    /// forever (see [`crate::solve::game`]).
     #[error("{0}")]
     Signs(String),
     /// A cycle of zero rewards on which the players could stay forever, in a model of

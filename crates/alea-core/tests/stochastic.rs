@@ -1304,21 +1304,20 @@ fn brute_force_piglet_two_is_four_sevenths() {
 }
 
 #[test]
-fn brute_force_agrees_with_the_cyclic_solver_and_covers_every_category() {
+fn brute_force_agrees_with_the_engine_and_covers_every_category() {
     let mut census = Census::default();
     let mut cross_checked = 0;
     for case in random_cases() {
         census.record(case, case.analysis.expect());
         let a = &case.analysis;
-        // Where no choice is on a cycle and every game ends, the existing exact solver
-        // of chance cycles computes the same values: an independent check of the
-        // chains and of the max-min.
+        // Where no choice is on a cycle and every game ends, the engine's exact values
+        // equal the brute force's: a check of the chains and of the max-min.
         let Some(values) = &a.values else { continue };
         if a.choice_on_cycle || !a.always_terminates {
             continue;
         }
         let solution = solve_game::<_, Exact>(&case.model, &Settings::default())
-            .unwrap_or_else(|e| panic!("{}: solve_cyclic: {e}", case.label));
+            .unwrap_or_else(|e| panic!("{}: solve_game: {e}", case.label));
         for (s, v) in values {
             assert_eq!(
                 Val::Fin(solution.get(&Id(*s)).unwrap().clone()),

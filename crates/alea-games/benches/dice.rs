@@ -1,6 +1,6 @@
 //! One Person Game: 300 random judge cases (seed 1), the largest judge case, and the
 //! limit 1,000,000 with three six-sided dice, by the one-pass kernel; the judge cases
-//! also by the engine's cyclic solver in f64 for comparison.
+//! also by the engine in f64 (certified) for comparison.
 
 use alea_games::dice::{expected_throws, solve_expected, Game};
 use rand::{Rng, SeedableRng};

@@ -1,4 +1,4 @@
-//! Snakes and Ladders: the classic board by the engine's cyclic solver in f64 and in
+//! Snakes and Ladders: the classic board by the engine in f64 and in
 //! exact rationals, its distribution over 1,000 spins, and a random board of 1,000
 //! squares with 100 snakes and ladders (seed 1) in f64.
 

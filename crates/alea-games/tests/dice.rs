@@ -1,5 +1,5 @@
 //! The One Person Game checked against independent sources: the textbook recurrence in
-//! exact rationals, the engine's cyclic solver against the one-pass kernel, the
+//! exact rationals, the engine against the one-pass kernel, the
 //! distribution against the expectation, and simulation against exact values.
 
 use alea_core::{fraction, simulate, Exact, Player, Value};

@@ -1,6 +1,6 @@
 //! Double Patience checked against independent sources: a brute force over every line of
 //! play on small positions, exact against floating point, the engine against the
-//! hand-written kernel, the layered solver against the depth-first one, and simulation
+//! hand-written kernel, the engine's form against the depth-first solver, and simulation
 //! against exact values.
 
 use alea_core::{

@@ -443,11 +443,11 @@ fn random_bytes_never_panic_the_parser() {
     }
 }
 
-/// The engine's solver of cycles through choices takes any model: on Snakes and Ladders
-/// (chance only) it must give the cyclic solver's fractions exactly, and `f64` values
-/// within the bound it certifies.
+/// The engine's entry points for any model give Snakes and Ladders the same fractions as
+/// the game's own `expected_spins`, and `f64` values within the bound they certify of
+/// those fractions (on every square, relative above 1).
 #[test]
-fn the_solver_of_choices_agrees_with_the_cyclic_solver() {
+fn the_engines_certified_values_hold_the_exact_fractions() {
     use alea_core::{solve_certified, solve_exact, Settings};
     let mut rng = ChaCha8Rng::seed_from_u64(77);
     let mut boards: Vec<(Board, Rules)> = RULES

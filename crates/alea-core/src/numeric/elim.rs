@@ -121,17 +121,19 @@ pub(crate) fn solve<T: Field>(
     work: &mut u64,
 ) -> Option<Vec<T>> {
     let b = b.into_iter().map(|b| [b]).collect();
-    let x = solve_many(rows, b, escape, budget, work)?;
+    let x = solve_many(rows, b, escape, (budget, true), work)?;
     Some(x.into_iter().map(|[x]| x).collect())
 }
 
 /// [`solve`] for `K` right-hand sides at once: the eliminations, which cost nearly all
-/// the time, are shared.
+/// the time, are shared. Without `sparse`, only through the cut states and only where
+/// the most that costs is within `work`, or `None` at once: a guess tried before
+/// anything is known of the sweeps it would save must not spend its budget and fail.
 pub(crate) fn solve_many<T: Field, const K: usize>(
     rows: Vec<Row<T>>,
     b: Vec<[T; K]>,
     escape: Option<Vec<T>>,
-    budget: usize,
+    (budget, sparse): (usize, bool),
     work: &mut u64,
 ) -> Option<Vec<[T; K]>> {
     let n = rows.len();
@@ -140,9 +142,14 @@ pub(crate) fn solve_many<T: Field, const K: usize>(
         .saturating_mul(std::mem::size_of::<T>())
         <= DENSE_BYTES
     {
+        if !sparse && through_cuts_most::<T>(&rows, cuts) > *work {
+            return None;
+        }
         through_cuts(rows, b, escape, &finished, cuts, work)
-    } else {
+    } else if sparse {
         markowitz(rows, b, escape, budget, work)
+    } else {
+        None
     }
 }
 
@@ -301,6 +308,15 @@ fn add_scaled<T: Field, const K: usize>(b: &mut [[T; K]], u: usize, i: usize, a:
 /// The most memory the cut states' columns of every row may take (see [`through_cuts`]):
 /// beyond, the fill-in is left to Markowitz's rule.
 const DENSE_BYTES: usize = 1 << 26;
+
+/// The most `work` that [`through_cuts`] takes: every coefficient of the rows a
+/// predecessor's update, and every pair of cut states one (none skipped).
+fn through_cuts_most<T: Field>(rows: &[Row<T>], cuts: usize) -> u64 {
+    let (n, k) = (rows.len() as u64, cuts as u64);
+    let held: u64 = rows.iter().map(|r| r.len() as u64).sum();
+    let update = k / T::DENSE_PER_UNIT as u64 + 1;
+    n * k / T::DENSE_PER_UNIT as u64 + (held + k * k / 2) * update
+}
 
 /// [`solve_many`] in the search's order (see [`search_order`]), each row kept as its
 /// coefficients on the `cuts` cut states, in one dense vector: eliminating a state that

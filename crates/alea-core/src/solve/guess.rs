@@ -46,6 +46,22 @@ const WORK: f64 = 8.0;
 /// elimination outright.
 const WORK_BASE: u64 = 1 << 16;
 
+/// When a guess is tried.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Attempt {
+    /// A chain's, before any sweep: small chains are solved by their elimination
+    /// outright. As nothing is known yet of the sweeps it would save, it may cost as much
+    /// as [`EARLY`] sweeps, and only an elimination through the chain's cut states is
+    /// tried, whose cost is known as it goes: where that would not do, the guess waits
+    /// for the sweeps' pace.
+    Early,
+    /// Once the sweeps' pace says how many sweeps the guess may save.
+    Paced(f64),
+}
+
+/// The sweeps an early guess may cost.
+const EARLY: f64 = 32.0;
+
 /// A guess at a component's values, with the shape of the margin that certifies it (see
 /// `interval`): bounds `values -/+ c * shape`, for a scale `c` of at least `least`.
 pub(super) struct Guessed {
@@ -59,16 +75,20 @@ pub(super) struct Guessed {
 
 impl Solver<'_> {
     /// An estimate of the value of each of `nodes` (one cyclic component, every node
-    /// after the components it leads to in `x`), or `None`; `sweeps` is what the guess
-    /// may cost, in sweeps over the component (see [`WORK`]). `local` is [`NONE`] for
-    /// every state, and is left so.
+    /// after the components it leads to in `x`), or `None`; `attempt` says what the
+    /// guess may cost, in sweeps over the component (see [`WORK`]). `local` is [`NONE`]
+    /// for every state, and is left so.
     pub(super) fn guess<const R: bool>(
         &self,
         nodes: &[u32],
         x: &[[f64; 2]],
         local: &mut [u32],
-        sweeps: f64,
+        attempt: Attempt,
     ) -> Option<Guessed> {
+        let (sweeps, sparse) = match attempt {
+            Attempt::Early => (EARLY, false),
+            Attempt::Paced(sweeps) => (sweeps, true),
+        };
         let mut size = 0;
         for (i, &node) in nodes.iter().enumerate() {
             self.for_members(node, |s| local[s as usize] = i as u32);
@@ -76,7 +96,7 @@ impl Solver<'_> {
         }
         let mut work = (sweeps * size as f64 / WORK) as u64 + WORK_BASE;
         let guessed = self
-            .iterate::<R>(nodes, x, local, size as u64, &mut work)
+            .iterate::<R>(nodes, x, local, (size as u64, sparse), &mut work)
             .map(|(values, steps, sel)| self.shaped::<R>(x, local, &sel, values, steps));
         for &node in nodes {
             self.for_members(node, |s| local[s as usize] = NONE);
@@ -202,13 +222,14 @@ impl Solver<'_> {
 
     /// Strategy iteration, `work` counting down the coefficients that the eliminations
     /// write and the transitions that the improving sweeps read (`size` each): the values
-    /// the steps to leave under the last strategy evaluated, and the strategy.
+    /// the steps to leave under the last strategy evaluated, and the strategy. `sparse`:
+    /// whether the eliminations may order the states by Markowitz's rule.
     fn iterate<const R: bool>(
         &self,
         nodes: &[u32],
         x: &[[f64; 2]],
         local: &[u32],
-        size: u64,
+        (size, sparse): (u64, bool),
         work: &mut u64,
     ) -> Option<(Vec<f64>, Vec<f64>, Vec<usize>)> {
         let n = nodes.len();
@@ -219,7 +240,7 @@ impl Solver<'_> {
                 .iter()
                 .map(|&node| self.m.choices[self.first(node) as usize])
                 .collect();
-            let (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, work)?;
+            let (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, sparse))?;
             return Some((v, steps, sel));
         }
         // The values the first strategy is read off: the midpoints (the lower bounds while
@@ -243,7 +264,7 @@ impl Solver<'_> {
         self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
         let mut steps = Vec::new();
         for _ in 0..ROUNDS {
-            (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, work)?;
+            (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, sparse))?;
             // Improve with sweeps of the Bellman operator from the strategy's values, in
             // place and from the highest-numbered node down as the interval iteration
             // sweeps: a better choice found at one node raises (or lowers) its value at
@@ -360,7 +381,7 @@ impl Solver<'_> {
         x: &[[f64; 2]],
         local: &[u32],
         sel: &[usize],
-        work: &mut u64,
+        (work, sparse): (&mut u64, bool),
     ) -> Option<(Vec<f64>, Vec<f64>)> {
         let m = self.m;
         let mut rows: Vec<Row<f64>> = Vec::with_capacity(nodes.len());
@@ -406,7 +427,7 @@ impl Solver<'_> {
             escape.push(leaves / out);
         }
         let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
-        let x = elim::solve_many(rows, b, Some(escape), budget, work)?;
+        let x = elim::solve_many(rows, b, Some(escape), (budget, sparse), work)?;
         Some(x.into_iter().map(|[v, w]| (v, w)).unzip())
     }
 }

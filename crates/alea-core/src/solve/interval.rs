@@ -80,6 +80,7 @@
 
 use rayon::prelude::*;
 
+use super::guess::Attempt;
 use super::setup::{Kind, Setup, INFINITE, ONE, TARGET, UNKNOWN, ZERO};
 use super::{Answer, Goal};
 use crate::analysis::graph::{EndComponents, Graph, NONE};
@@ -104,11 +105,6 @@ const CERTIFY_SWEEPS: u64 = 64;
 /// How many margins, each sixteen times the last, a guess is tried at when the
 /// precision need not be met (see [`Solver::certify`]).
 const WIDEN: usize = 7;
-
-/// The sweeps a chain's first guess may cost, before any sweep: small chains are solved
-/// by their elimination outright (see `guess`), large ones that fill in much wait for the
-/// sweeps' pace.
-const EARLY: f64 = 32.0;
 
 /// How a guess fared.
 enum Held {
@@ -970,10 +966,10 @@ impl Solver<'_> {
         plan: &mut Plan,
         x: &mut [[f64; 2]],
         local: &mut [u32],
-        (enough, needed): (f64, f64),
+        (enough, attempt): (f64, Attempt),
         done: &mut u64,
     ) -> Held {
-        let Some(guessed) = self.guess::<R>(nodes, x, local, needed) else {
+        let Some(guessed) = self.guess::<R>(nodes, x, local, attempt) else {
             return Held::No;
         };
         let (v, shape) = (guessed.values, guessed.shape);
@@ -1048,7 +1044,8 @@ impl Solver<'_> {
         let mut plan = self.plan(nodes);
         let mut pace = Pace::new();
         if self.is_chain(nodes) {
-            match self.certify::<false>(nodes, &mut plan, x, local, (settle.enough, EARLY), done) {
+            let early = (settle.enough, Attempt::Early);
+            match self.certify::<false>(nodes, &mut plan, x, local, early, done) {
                 Held::Within => pace.stop(),
                 Held::Wider => return Ok(false),
                 Held::No => {}
@@ -1072,7 +1069,7 @@ impl Solver<'_> {
                     &mut plan,
                     x,
                     local,
-                    (settle.enough, needed),
+                    (settle.enough, Attempt::Paced(needed)),
                     done,
                 ) {
                     Held::Within => pace.stop(),
@@ -1202,7 +1199,8 @@ impl Solver<'_> {
         let mut plan = self.plan(nodes);
         let mut pace = Pace::new();
         if self.is_chain(nodes) {
-            match self.certify::<true>(nodes, &mut plan, x, local, (settle.enough, EARLY), done) {
+            let early = (settle.enough, Attempt::Early);
+            match self.certify::<true>(nodes, &mut plan, x, local, early, done) {
                 Held::Within => certified = true,
                 Held::Wider => return Ok(false),
                 Held::No => {}
@@ -1229,7 +1227,7 @@ impl Solver<'_> {
                     &mut plan,
                     x,
                     local,
-                    (settle.enough, needed),
+                    (settle.enough, Attempt::Paced(needed)),
                     done,
                 ) {
                     Held::Within => {

@@ -1,6 +1,6 @@
 //! The One Person Game as an engine model: the state is the counter; a throw is a chance
-//! node that costs one throw. Resets make the states cyclic, so the model is solved by
-//! the engine's cyclic solver.
+//! node that costs one throw. Resets make the states cyclic: the engine solves the one
+//! cyclic component.
 
 use alea_core::{Expansion, Model};
 

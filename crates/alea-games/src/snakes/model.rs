@@ -112,7 +112,7 @@ pub fn expected_spins<V: Solvable>(
 }
 
 /// An estimate of the work of [`expected_spins`] in exact arithmetic, for guards, in
-/// units of about 0.3 microseconds (calibrated on the engine's cyclic solver, on
+/// units of about 0.3 microseconds (calibrated on the engine's exact solve, on
 /// random boards of 30 to 2,000 squares: within a factor of three either way, more
 /// often above than below). For each square and face, the solver combines one term per
 /// cycle (per snake, and one for bouncing), on numbers of up to about `N log2(spinner)`

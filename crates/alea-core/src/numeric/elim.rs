@@ -138,11 +138,18 @@ pub(crate) fn solve_many<T: Field, const K: usize>(
 ) -> Option<Vec<[T; K]>> {
     let n = rows.len();
     let (finished, cuts) = search_order(&rows);
-    if n.saturating_mul(cuts)
-        .saturating_mul(std::mem::size_of::<T>())
-        <= DENSE_BYTES
+    let most = through_cuts_most::<T>(&rows, cuts);
+    let held: u64 = rows.iter().map(|r| r.len() as u64).sum();
+    // Through the cut states where they are few: at most some sixteen units of work per
+    // coefficient of the rows, and room for their columns. With many (a chain whose
+    // every other state is met again on the search's path), Markowitz's rule fills in
+    // far less than the dense columns.
+    if most <= DENSE_PER_HELD * held.max(1)
+        && n.saturating_mul(cuts)
+            .saturating_mul(std::mem::size_of::<T>())
+            <= DENSE_BYTES
     {
-        if !sparse && through_cuts_most::<T>(&rows, cuts) > *work {
+        if !sparse && most > *work {
             return None;
         }
         through_cuts(rows, b, escape, &finished, cuts, work)
@@ -308,6 +315,9 @@ fn add_scaled<T: Field, const K: usize>(b: &mut [[T; K]], u: usize, i: usize, a:
 /// The most memory the cut states' columns of every row may take (see [`through_cuts`]):
 /// beyond, the fill-in is left to Markowitz's rule.
 const DENSE_BYTES: usize = 1 << 26;
+
+/// The most work per coefficient of the rows for which [`through_cuts`] is chosen.
+const DENSE_PER_HELD: u64 = 16;
 
 /// The most `work` that [`through_cuts`] takes: every coefficient of the rows a
 /// predecessor's update, and every pair of cut states one (none skipped).

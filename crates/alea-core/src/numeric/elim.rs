@@ -108,13 +108,117 @@ impl Field for f64 {
 /// A sparse row: (column, coefficient), ascending by column, no column twice.
 pub(crate) type Row<T = Exact> = Vec<(u32, T)>;
 
+/// A system's rows in one block: row `i` is `entries[start[i]..start[i + 1]]`, each
+/// ascending by column with no column twice. One allocation for every row: a chain of
+/// a few hundred states is solved in about the time its rows once took to allocate.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Rows<T = Exact> {
+    start: Vec<usize>,
+    entries: Vec<(u32, T)>,
+}
+
+impl<T: Field> Rows<T> {
+    pub fn with_capacity(rows: usize, entries: usize) -> Rows<T> {
+        let mut start = Vec::with_capacity(rows + 1);
+        start.push(0);
+        Rows {
+            start,
+            entries: Vec::with_capacity(entries),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// The coefficients held, in every row.
+    pub fn held(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn row(&self, i: usize) -> &[(u32, T)] {
+        &self.entries[self.start[i]..self.start[i + 1]]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &[(u32, T)]> {
+        self.start.windows(2).map(|w| &self.entries[w[0]..w[1]])
+    }
+
+    /// Adds `a` in column `j` to the row being written.
+    pub fn push(&mut self, j: u32, a: T) {
+        self.entries.push((j, a));
+    }
+
+    /// The entries of the row being written.
+    pub fn writing(&mut self) -> &mut [(u32, T)] {
+        let from = self.start[self.len()];
+        &mut self.entries[from..]
+    }
+
+    /// Ends the row being written: its entries sorted by column, those of one column
+    /// summed (a state may lead to another by two transitions).
+    pub fn end_row(&mut self) {
+        let from = self.start[self.len()];
+        let row = self.writing();
+        if !row.is_sorted_by(|a, b| a.0 < b.0) {
+            row.sort_unstable_by_key(|e| e.0);
+            let mut kept = from;
+            for r in from..self.entries.len() {
+                if kept > from && self.entries[kept - 1].0 == self.entries[r].0 {
+                    let a = std::mem::replace(&mut self.entries[r].1, T::zero());
+                    self.entries[kept - 1].1.add(a);
+                } else {
+                    self.entries.swap(kept, r);
+                    kept += 1;
+                }
+            }
+            self.entries.truncate(kept);
+        }
+        self.start.push(self.entries.len());
+    }
+
+    /// The same rows with every coefficient mapped, or `None` if one maps to none.
+    pub fn map<U: Field>(&self, f: impl Fn(&T) -> Option<U>) -> Option<Rows<U>> {
+        Some(Rows {
+            start: self.start.clone(),
+            entries: self
+                .entries
+                .iter()
+                .map(|(j, a)| Some((*j, f(a)?)))
+                .collect::<Option<_>>()?,
+        })
+    }
+
+    /// A row apiece, for an elimination that fills rows in.
+    fn into_rows(self) -> Vec<Row<T>> {
+        let mut entries = self.entries.into_iter();
+        self.start
+            .windows(2)
+            .map(|w| entries.by_ref().take(w[1] - w[0]).collect())
+            .collect()
+    }
+}
+
+impl<T: Field> From<Vec<Row<T>>> for Rows<T> {
+    fn from(rows: Vec<Row<T>>) -> Rows<T> {
+        let mut out = Rows::with_capacity(rows.len(), rows.iter().map(Vec::len).sum());
+        for row in rows {
+            for (j, a) in row {
+                out.push(j, a);
+            }
+            out.end_row();
+        }
+        out
+    }
+}
+
 /// Solves `x = b + A x`, `A` given by its rows; `None` when a state cannot leave what
 /// is left of the system, when the rows would hold more than `budget` coefficients, or
 /// when the coefficients written would exceed `work` (which counts them down). With
 /// `escape`, each row's probability of leaving the system, the pivots take no
 /// subtraction (see the module's comment).
 pub(crate) fn solve<T: Field>(
-    rows: Vec<Row<T>>,
+    rows: Rows<T>,
     b: Vec<T>,
     escape: Option<Vec<T>>,
     budget: usize,
@@ -130,7 +234,7 @@ pub(crate) fn solve<T: Field>(
 /// the most that costs is within `work`, or `None` at once: a guess tried before
 /// anything is known of the sweeps it would save must not spend its budget and fail.
 pub(crate) fn solve_many<T: Field, const K: usize>(
-    rows: Vec<Row<T>>,
+    rows: Rows<T>,
     b: Vec<[T; K]>,
     escape: Option<Vec<T>>,
     (budget, sparse): (usize, bool),
@@ -139,7 +243,7 @@ pub(crate) fn solve_many<T: Field, const K: usize>(
     let n = rows.len();
     let (finished, cuts) = search_order(&rows);
     let most = through_cuts_most::<T>(&rows, cuts);
-    let held: u64 = rows.iter().map(|r| r.len() as u64).sum();
+    let held = rows.held() as u64;
     // Through the cut states where they are few: at most some sixteen units of work per
     // coefficient of the rows, and room for their columns. With many (a chain whose
     // every other state is met again on the search's path), Markowitz's rule fills in
@@ -152,7 +256,7 @@ pub(crate) fn solve_many<T: Field, const K: usize>(
         if !sparse && most > *work {
             return None;
         }
-        through_cuts(rows, b, escape, &finished, cuts, work)
+        through_cuts(&rows, b, escape, &finished, cuts, work)
     } else if sparse {
         markowitz(rows, b, escape, budget, work)
     } else {
@@ -162,14 +266,15 @@ pub(crate) fn solve_many<T: Field, const K: usize>(
 
 /// [`solve_many`] by Markowitz's rule.
 fn markowitz<T: Field, const K: usize>(
-    mut rows: Vec<Row<T>>,
+    rows: Rows<T>,
     mut b: Vec<[T; K]>,
     mut escape: Option<Vec<T>>,
     budget: usize,
     work: &mut u64,
 ) -> Option<Vec<[T; K]>> {
     let n = rows.len();
-    let mut held: usize = rows.iter().map(Vec::len).sum();
+    let mut held = rows.held();
+    let mut rows = rows.into_rows();
     // Who mentions each unknown (with repeats and stale entries, cleaned when used).
     let mut mentions: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (i, row) in rows.iter().enumerate() {
@@ -321,19 +426,19 @@ const DENSE_PER_HELD: u64 = 16;
 
 /// The most `work` that [`through_cuts`] takes: every coefficient of the rows a
 /// predecessor's update, and every pair of cut states one (none skipped).
-fn through_cuts_most<T: Field>(rows: &[Row<T>], cuts: usize) -> u64 {
+fn through_cuts_most<T: Field>(rows: &Rows<T>, cuts: usize) -> u64 {
     let (n, k) = (rows.len() as u64, cuts as u64);
-    let held: u64 = rows.iter().map(|r| r.len() as u64).sum();
+    let held = rows.held() as u64;
     let update = k / T::DENSE_PER_UNIT as u64 + 1;
     n * k / T::DENSE_PER_UNIT as u64 + (held + k * k / 2) * update
 }
 
 /// [`solve_many`] in the search's order (see [`search_order`]), each row kept as its
-/// coefficients on the `cuts` cut states, in one dense vector: eliminating a state that
-/// is not cut adds its vector, scaled, to its predecessors' (which come after it), and
-/// the cut states' own system, dense and small, is eliminated last.
+/// coefficients on the `cuts` cut states, in one dense vector: each state's vector is
+/// gathered from its successors' (which come before it, or are cut), and the cut states'
+/// own system, dense and small, is eliminated last.
 fn through_cuts<T: Field, const K: usize>(
-    rows: Vec<Row<T>>,
+    rows: &Rows<T>,
     mut b: Vec<[T; K]>,
     mut escape: Option<Vec<T>>,
     order: &[u32],
@@ -350,63 +455,43 @@ fn through_cuts<T: Field, const K: usize>(
     *work = work.checked_sub((n * k / T::DENSE_PER_UNIT) as u64)?;
     // Every row's `k` columns in one block: one allocation, not one per row.
     let mut dense: Vec<T> = vec![T::zero(); n * k];
-    let mut own: Vec<Option<T>> = vec![None; n];
-    // The predecessors of each state that is not cut, with their coefficients on it, in
-    // compressed rows by the state.
-    let mut start = vec![0usize; n + 1];
-    for (u, row) in rows.iter().enumerate() {
-        for &(j, _) in row {
-            if cut_of[j as usize] == u32::MAX && j as usize != u {
-                start[j as usize + 1] += 1;
-            }
-        }
-    }
-    for j in 0..n {
-        start[j + 1] += start[j];
-    }
-    let mut fill = start.clone();
-    let mut users: Vec<(u32, T)> = vec![(0, T::zero()); start[n]];
-    for (u, row) in rows.into_iter().enumerate() {
-        for (j, a) in row {
-            let j = j as usize;
+    let mut row: Vec<T> = vec![T::zero(); k];
+    // Each state's row gathered from its successors': every successor that is not cut
+    // finished before it in the search, so was eliminated already (its row holds the cut
+    // states' columns alone). A state that is not cut is then eliminated: only its own
+    // loop, if any, is left to divide by.
+    for &u in order {
+        let u = u as usize;
+        let mut own = None;
+        for (j, a) in rows.row(u) {
+            let j = *j as usize;
             match cut_of[j] {
-                c if c != u32::MAX => dense[u * k + c as usize].add(a),
-                _ if j == u => own[u] = Some(a),
+                c if c != u32::MAX => row[c as usize].add(a.clone()),
+                _ if j == u => own = Some(a),
                 _ => {
-                    users[fill[j]] = (u as u32, a);
-                    fill[j] += 1;
+                    *work = work.checked_sub((k / T::DENSE_PER_UNIT) as u64 + 1)?;
+                    for (x, r) in row.iter_mut().zip(&dense[j * k..(j + 1) * k]) {
+                        x.add(a.times(r));
+                    }
+                    add_scaled(&mut b, u, j, a);
+                    if let Some(escape) = escape.as_mut() {
+                        let gone = a.times(&escape[j]);
+                        escape[u].add(gone);
+                    }
                 }
             }
         }
-    }
-    let mut row: Vec<T> = vec![T::zero(); k];
-    for &i in &order[..first_cut] {
-        let i = i as usize;
-        row.swap_with_slice(&mut dense[i * k..(i + 1) * k]);
-        // Every successor of a state that is not cut was eliminated before it (or is
-        // cut): only its own loop, if any, is left to divide by.
-        if let Some(a) = &own[i] {
-            let inv = pivot(&mut escape, i, row.iter(), a)?;
+        if let Some(a) = own {
+            let inv = pivot(&mut escape, u, row.iter(), a)?;
             for a in &mut row {
                 a.scale(&inv);
             }
-            for b in &mut b[i] {
+            for b in &mut b[u] {
                 b.scale(&inv);
             }
         }
-        for (u, a) in &users[start[i]..start[i + 1]] {
-            let u = *u as usize;
-            *work = work.checked_sub((k / T::DENSE_PER_UNIT) as u64 + 1)?;
-            for (x, r) in dense[u * k..(u + 1) * k].iter_mut().zip(&row) {
-                x.add(a.times(r));
-            }
-            add_scaled(&mut b, u, i, a);
-            if let Some(escape) = escape.as_mut() {
-                let gone = a.times(&escape[i]);
-                escape[u].add(gone);
-            }
-        }
-        row.swap_with_slice(&mut dense[i * k..(i + 1) * k]);
+        // The block was all zeros: the scratch row is again.
+        row.swap_with_slice(&mut dense[u * k..(u + 1) * k]);
     }
     // The cut states' system: eliminated in their order, each pivot formed from the
     // escape and the coefficients on the states still to eliminate, as above.
@@ -479,7 +564,7 @@ fn through_cuts<T: Field, const K: usize>(
 /// The order in which a depth-first search over the rows (from each unknown in turn, a
 /// row's columns its successors) finishes the unknowns, those it meets again on its own
 /// path (the cut states) last, and how many cut states there are.
-fn search_order<T>(rows: &[Row<T>]) -> (Vec<u32>, usize) {
+fn search_order<T: Field>(rows: &Rows<T>) -> (Vec<u32>, usize) {
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
@@ -495,7 +580,7 @@ fn search_order<T>(rows: &[Row<T>]) -> (Vec<u32>, usize) {
         mark[root] = OPEN;
         stack.push((root as u32, 0));
         while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-            let row = &rows[v as usize];
+            let row = rows.row(v as usize);
             if let Some(&(j, _)) = row.get(*next) {
                 *next += 1;
                 match mark[j as usize] {
@@ -567,7 +652,7 @@ mod tests {
     /// A random chain's system: each state moves to a few others (back to the first ones
     /// often, as a reset does) with probabilities of small denominators and leaves with
     /// the rest; constants of any sign.
-    fn system(seed: u64, n: usize) -> (Vec<Row>, Vec<Exact>, Vec<Exact>) {
+    fn system(seed: u64, n: usize) -> (Rows, Vec<Exact>, Vec<Exact>) {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut rows = Vec::new();
@@ -593,7 +678,7 @@ mod tests {
             b.push(q(rng.gen_range(-20..20), rng.gen_range(1..9)));
             escape.push(q(left, d));
         }
-        (rows, b, escape)
+        (Rows::from(rows), b, escape)
     }
 
     #[test]
@@ -602,21 +687,18 @@ mod tests {
             let (rows, b, escape) = system(seed, 2 + seed as usize % 40);
             let wrap = |b: &[Exact]| b.iter().map(|x| [x.clone()]).collect::<Vec<_>>();
             let (order, cuts) = search_order(&rows);
-            let dense = through_cuts(rows.clone(), wrap(&b), None, &order, cuts, &mut {
-                u64::MAX
-            });
+            let dense = through_cuts(&rows, wrap(&b), None, &order, cuts, &mut { u64::MAX });
             let sparse = markowitz(rows.clone(), wrap(&b), None, usize::MAX, &mut { u64::MAX });
             assert_eq!(dense, sparse, "seed {seed}");
             // In f64, without a subtraction in the pivots: within rounding of the exact.
             let f = |x: &Exact| crate::numeric::value::Value::to_f64(x);
-            let rows_f: Vec<Row<f64>> = rows
-                .iter()
-                .map(|r| r.iter().map(|(j, a)| (*j, f(a))).collect())
-                .collect();
+            let rows_f: Rows<f64> = rows.map(|a| Some(f(a))).expect("every coefficient maps");
             let b_f: Vec<[f64; 1]> = b.iter().map(|x| [f(x)]).collect();
             let escape_f: Vec<f64> = escape.iter().map(f).collect();
-            let x = through_cuts(rows_f, b_f, Some(escape_f), &order, cuts, &mut { u64::MAX })
-                .expect("the chain leaves");
+            let x = through_cuts(&rows_f, b_f, Some(escape_f), &order, cuts, &mut {
+                u64::MAX
+            })
+            .expect("the chain leaves");
             for (got, want) in x.iter().zip(dense.expect("the chain leaves")) {
                 let want = f(&want[0]);
                 assert!(
@@ -630,11 +712,11 @@ mod tests {
     #[test]
     fn solves_a_small_cycle() {
         // x0 = 1/2 x1 + 1/2, x1 = 1/2 x0 + 1/4 x2, x2 = 1/3 x0 + 1/3 x2 + 1/3
-        let rows = vec![
+        let rows = Rows::from(vec![
             vec![(1, q(1, 2))],
             vec![(0, q(1, 2)), (2, q(1, 4))],
             vec![(0, q(1, 3)), (2, q(1, 3))],
-        ];
+        ]);
         let b = vec![q(1, 2), q(0, 1), q(1, 3)];
         let x = solve(rows.clone(), b.clone(), None, usize::MAX, &mut { u64::MAX })
             .expect("the chain leaves");

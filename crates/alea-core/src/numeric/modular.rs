@@ -20,7 +20,7 @@ use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-use super::elim::{self, Field, Row};
+use super::elim::{self, Field, Rows};
 use super::rational::{self, Sum};
 use crate::numeric::value::Exact;
 use std::sync::OnceLock;
@@ -220,26 +220,19 @@ impl<const K: usize> Field for Residues<K> {
 /// Solves `x = b + A x` exactly (as `elim::solve` does in rationals), or `None` when the
 /// primes do not suffice, or the elimination would hold more than `budget` coefficients
 /// or write more than `work`: then the caller eliminates in rationals, or gives up.
-pub(crate) fn solve(rows: &[Row], b: &[Exact], budget: usize, work: u64) -> Option<Vec<Exact>> {
+pub(crate) fn solve(rows: &Rows, b: &[Exact], budget: usize, work: u64) -> Option<Vec<Exact>> {
     // About 250 bits first (values of up to about 120 bits over a shared denominator),
     // then about 1000.
     solve_with::<4>(rows, b, budget, work).or_else(|| solve_with::<16>(rows, b, budget, work))
 }
 
 fn solve_with<const K: usize>(
-    rows: &[Row],
+    rows: &Rows,
     b: &[Exact],
     budget: usize,
     work: u64,
 ) -> Option<Vec<Exact>> {
-    let residue_rows = rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|(j, a)| Some((*j, Residues::<K>::of(a)?)))
-                .collect::<Option<Row<Residues<K>>>>()
-        })
-        .collect::<Option<Vec<_>>>()?;
+    let residue_rows = rows.map(Residues::<K>::of)?;
     let residue_b = b
         .iter()
         .map(Residues::<K>::of)
@@ -256,7 +249,7 @@ fn solve_with<const K: usize>(
 
 /// Whether `x` satisfies every equation `x_i = b_i + sum_j a_ij x_j`, in rationals (the
 /// `a_ij` are probabilities).
-fn satisfies(rows: &[Row], b: &[Exact], x: &[Exact]) -> bool {
+fn satisfies(rows: &Rows, b: &[Exact], x: &[Exact]) -> bool {
     rows.iter().zip(b).zip(x).all(|((row, b), xi)| {
         let mut sum = Sum::new(b);
         for (j, a) in row {
@@ -362,7 +355,7 @@ mod tests {
 
     /// A random chain's system: each state moves to a few others with probabilities of
     /// small denominators and leaves with the rest; constants of any sign.
-    fn system() -> impl Strategy<Value = (Vec<Row>, Vec<Exact>)> {
+    fn system() -> impl Strategy<Value = (Rows, Vec<Exact>)> {
         (2usize..40).prop_flat_map(|n| {
             let row = prop::collection::vec((0..n as u32, 1i64..5), 1..4);
             (
@@ -374,7 +367,7 @@ mod tests {
                         .into_iter()
                         .map(|(entries, denominator)| {
                             // Weights summing below the denominator: every state leaves.
-                            let mut row: Row = Vec::new();
+                            let mut row: elim::Row = Vec::new();
                             let mut left = denominator - 1;
                             for (j, w) in entries {
                                 let w = w.min(left);
@@ -386,9 +379,9 @@ mod tests {
                             row.sort_unstable_by_key(|e| e.0);
                             row
                         })
-                        .collect();
+                        .collect::<Vec<_>>();
                     let b = b.into_iter().map(|(n, d)| q(n, d)).collect();
-                    (rows, b)
+                    (Rows::from(rows), b)
                 })
         })
     }
@@ -429,11 +422,11 @@ mod tests {
     #[test]
     fn solves_as_rationals_do() {
         // x0 = 1/2 x1 + 1/2, x1 = 1/2 x0 + 1/4 x2, x2 = 1/3 x0 + 1/3 x2 + 1/3
-        let rows = vec![
+        let rows = Rows::from(vec![
             vec![(1, q(1, 2))],
             vec![(0, q(1, 2)), (2, q(1, 4))],
             vec![(0, q(1, 3)), (2, q(1, 3))],
-        ];
+        ]);
         let b = vec![q(1, 2), q(-7, 10), q(1, 3)];
         let plain = elim::solve(rows.clone(), b.clone(), None, usize::MAX, &mut { u64::MAX });
         assert_eq!(solve(&rows, &b, usize::MAX, u64::MAX), plain);
@@ -443,7 +436,7 @@ mod tests {
     fn values_too_long_for_the_primes_are_refused() {
         // x0 = b0 + 1/2 x0: x0 = 2 b0, with a numerator of 1200 bits.
         let long = Exact::from_integer(BigInt::from(3).pow(760));
-        let rows = vec![vec![(0, q(1, 2))]];
+        let rows = Rows::from(vec![vec![(0, q(1, 2))]]);
         assert_eq!(
             solve_with::<4>(&rows, std::slice::from_ref(&long), usize::MAX, u64::MAX),
             None

@@ -523,12 +523,11 @@ pub(crate) fn chain_system<const K: usize>(
     local: &[u32],
     reward: impl Fn(usize) -> Option<Exact>,
     outside: impl Fn(usize) -> Option<[Exact; K]>,
-) -> Option<(Vec<elim::Row>, Vec<[Exact; K]>)> {
-    let (mut rows, mut b) = (Vec::new(), Vec::new());
+) -> Option<(elim::Rows, Vec<[Exact; K]>)> {
+    let (mut rows, mut b) = (elim::Rows::with_capacity(0, 0), Vec::new());
     for c in chosen {
         let reward = reward(c)?;
         let mut sums: [Sum; K] = std::array::from_fn(|_| Sum::new(&reward));
-        let mut row: elim::Row = Vec::new();
         for t in m.transitions_of(c) {
             let j = m.to[t] as usize;
             match local[j] {
@@ -537,19 +536,10 @@ pub(crate) fn chain_system<const K: usize>(
                         sum.add_product(prob(ex, t), &v);
                     }
                 }
-                k => row.push((k, prob(ex, t).clone())),
+                k => rows.push(k, prob(ex, t).clone()),
             }
         }
-        row.sort_unstable_by_key(|e| e.0);
-        row.dedup_by(|later, first| {
-            if later.0 == first.0 {
-                first.1 += &later.1;
-                true
-            } else {
-                false
-            }
-        });
-        rows.push(row);
+        rows.end_row();
         b.push(sums.map(Sum::finish));
     }
     Some((rows, b))

@@ -436,27 +436,39 @@ pub fn solve_certified<M: Model>(model: &M, settings: &Settings) -> Result<Certi
 
 /// Solves every state reachable from the model's start in exact rationals, proven.
 pub fn solve_exact<M: Model>(model: &M, settings: &Settings) -> Result<Solution<M::State, Exact>> {
-    let explored = explore(model, &settings.limits, &settings.stop)?;
-    let names = |s: usize| explored.name(s);
-    let values = exact_values(&explored.game, &settings.stop, &names)?;
-    Ok(Solution::from_values(explored.states, values))
+    solve_game(model, settings)
 }
 
 /// The arithmetics a game can be solved in: exactly, or in `f64` (the midpoints of the
 /// certified bounds).
 pub trait Solvable: Value {
-    fn solve_game<M: Model>(model: &M, settings: &Settings) -> Result<Solution<M::State, Self>>;
+    /// The value of every state of a game built (state 0 its start); `names` names a
+    /// state in an error.
+    fn values(
+        game: &Game,
+        settings: &Settings,
+        names: &(dyn Fn(usize) -> String + Sync),
+    ) -> Result<Vec<Self>>;
 }
 
 impl Solvable for Exact {
-    fn solve_game<M: Model>(model: &M, settings: &Settings) -> Result<Solution<M::State, Self>> {
-        solve_exact(model, settings)
+    fn values(
+        game: &Game,
+        settings: &Settings,
+        names: &(dyn Fn(usize) -> String + Sync),
+    ) -> Result<Vec<Self>> {
+        exact_values(game, &settings.stop, names)
     }
 }
 
 impl Solvable for f64 {
-    fn solve_game<M: Model>(model: &M, settings: &Settings) -> Result<Solution<M::State, Self>> {
-        solve_certified(model, settings).map(|c| c.solution)
+    fn values(
+        game: &Game,
+        settings: &Settings,
+        names: &(dyn Fn(usize) -> String + Sync),
+    ) -> Result<Vec<Self>> {
+        let (precision, strict) = (settings.precision, settings.strict);
+        Ok(certified_values(game, precision, strict, &settings.stop, names)?.values)
     }
 }
 
@@ -466,7 +478,9 @@ pub fn solve_game<M: Model, V: Solvable>(
     model: &M,
     settings: &Settings,
 ) -> Result<Solution<M::State, V>> {
-    V::solve_game(model, settings)
+    let explored = explore(model, &settings.limits, &settings.stop)?;
+    let values = V::values(&explored.game, settings, &|s| explored.name(s))?;
+    Ok(Solution::from_values(explored.states, values))
 }
 
 #[cfg(test)]

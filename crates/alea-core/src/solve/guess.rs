@@ -13,7 +13,7 @@
 use super::interval::{Solver, COLLAPSED, TANGLED};
 use super::Goal;
 use crate::analysis::graph::NONE;
-use crate::numeric::elim::{self, Row};
+use crate::numeric::elim::{self, Rows};
 use crate::numeric::round::margin;
 
 /// Strategy evaluations tried before the last one's values are taken as they are.
@@ -384,15 +384,14 @@ impl Solver<'_> {
         (work, sparse): (&mut u64, bool),
     ) -> Option<(Vec<f64>, Vec<f64>)> {
         let m = self.m;
-        let mut rows: Vec<Row<f64>> = Vec::with_capacity(nodes.len());
+        let held = sel.iter().map(|&c| m.transitions_of(c).len()).sum();
+        let mut rows: Rows<f64> = Rows::with_capacity(nodes.len(), held);
         let mut b: Vec<[f64; 2]> = Vec::with_capacity(nodes.len());
         let mut escape: Vec<f64> = Vec::with_capacity(nodes.len());
-        let mut held = 0;
         for (i, &c) in sel.iter().enumerate() {
             let mut constant = if R { self.rew[c] } else { 0.0 };
             let mut out = 0.0;
             let mut leaves = 0.0;
-            let mut row: Row<f64> = Vec::with_capacity(m.transitions_of(c).len());
             for t in m.transitions_of(c) {
                 let j = m.to[t] as usize;
                 let p = m.prob[t];
@@ -402,30 +401,21 @@ impl Solver<'_> {
                         constant += p * outside(x[j])?;
                         leaves += p;
                     }
-                    k => row.push((k, p)),
+                    k => rows.push(k, p),
                 }
                 out += p;
             }
             if out <= 0.0 {
                 return None;
             }
-            for e in &mut row {
+            for e in rows.writing() {
                 e.1 /= out;
             }
-            row.sort_unstable_by_key(|e| e.0);
-            row.dedup_by(|later, first| {
-                if later.0 == first.0 {
-                    first.1 += later.1;
-                    true
-                } else {
-                    false
-                }
-            });
-            held += row.len();
-            rows.push(row);
+            rows.end_row();
             b.push([constant / out, 1.0 / out]);
             escape.push(leaves / out);
         }
+        let held = rows.held();
         let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
         let x = elim::solve_many(rows, b, Some(escape), (budget, sparse), work)?;
         Some(x.into_iter().map(|[v, w]| (v, w)).unzip())

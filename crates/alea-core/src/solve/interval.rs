@@ -1333,7 +1333,7 @@ impl Solver<'_> {
         let (b_lo, b_hi): (Vec<Exact>, Vec<Exact>) = b.into_iter().map(|[l, h]| (l, h)).unzip();
         // Within a budget of fill-in, and modulo primes only: the fraction-free
         // elimination of a large chain whose values are long could take hours.
-        let held: usize = rows.iter().map(Vec::len).sum();
+        let held = rows.held();
         let budget = held * EXACT_FILL + (1 << 16);
         let work = (held * EXACT_WORK + (1 << 16)) as u64;
         let solve = |b: Vec<Exact>| modular::solve(&rows, &b, budget, work);

@@ -26,6 +26,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::Range;
 
 use num_traits::Zero;
 
@@ -189,6 +190,12 @@ impl<T: Field> Rows<T> {
         })
     }
 
+    /// [`search_order`] over these rows.
+    fn search_order(&self) -> Option<(Vec<u32>, usize)> {
+        let row = |v: u32| self.start[v as usize]..self.start[v as usize + 1];
+        search_order(self.len(), row, |t| self.entries[t].0, |_| false)
+    }
+
     /// A row apiece, for an elimination that fills rows in.
     fn into_rows(self) -> Vec<Row<T>> {
         let mut entries = self.entries.into_iter();
@@ -225,42 +232,25 @@ pub(crate) fn solve<T: Field>(
     work: &mut u64,
 ) -> Option<Vec<T>> {
     let b = b.into_iter().map(|b| [b]).collect();
-    let x = solve_many(rows, b, escape, (budget, true), work)?;
+    let x = solve_many(rows, b, escape, budget, work)?;
     Some(x.into_iter().map(|[x]| x).collect())
 }
 
 /// [`solve`] for `K` right-hand sides at once: the eliminations, which cost nearly all
-/// the time, are shared. Without `sparse`, only through the cut states and only where
-/// the most that costs is within `work`, or `None` at once: a guess tried before
-/// anything is known of the sweeps it would save must not spend its budget and fail.
+/// the time, are shared.
 pub(crate) fn solve_many<T: Field, const K: usize>(
     rows: Rows<T>,
     b: Vec<[T; K]>,
     escape: Option<Vec<T>>,
-    (budget, sparse): (usize, bool),
+    budget: usize,
     work: &mut u64,
 ) -> Option<Vec<[T; K]>> {
     let n = rows.len();
-    let (finished, cuts) = search_order(&rows);
-    let most = through_cuts_most::<T>(&rows, cuts);
-    let held = rows.held() as u64;
-    // Through the cut states where they are few: at most some sixteen units of work per
-    // coefficient of the rows, and room for their columns. With many (a chain whose
-    // every other state is met again on the search's path), Markowitz's rule fills in
-    // far less than the dense columns.
-    if most <= DENSE_PER_HELD * held.max(1)
-        && n.saturating_mul(cuts)
-            .saturating_mul(std::mem::size_of::<T>())
-            <= DENSE_BYTES
-    {
-        if !sparse && most > *work {
-            return None;
-        }
+    let (finished, cuts) = rows.search_order()?;
+    if through_cuts_fit::<T>(n, rows.held() as u64, cuts, None) {
         through_cuts(&rows, b, escape, &finished, cuts, work)
-    } else if sparse {
-        markowitz(rows, b, escape, budget, work)
     } else {
-        None
+        markowitz(rows, b, escape, budget, work)
     }
 }
 
@@ -424,20 +414,34 @@ const DENSE_BYTES: usize = 1 << 26;
 /// The most work per coefficient of the rows for which [`through_cuts`] is chosen.
 const DENSE_PER_HELD: u64 = 16;
 
-/// The most `work` that [`through_cuts`] takes: every coefficient of the rows a
-/// predecessor's update, and every pair of cut states one (none skipped).
-fn through_cuts_most<T: Field>(rows: &Rows<T>, cuts: usize) -> u64 {
-    let (n, k) = (rows.len() as u64, cuts as u64);
-    let held = rows.held() as u64;
+/// Whether the elimination through `cuts` cut states suits `n` unknowns whose rows hold
+/// `held` coefficients (at most): where the cut states are few, at most some sixteen
+/// units of work per coefficient, with room for their columns, and within `work` if
+/// given. With many (a chain whose every other state is met again on the search's path),
+/// Markowitz's rule fills in far less than the dense columns.
+pub(crate) fn through_cuts_fit<T: Field>(
+    n: usize,
+    held: u64,
+    cuts: usize,
+    work: Option<u64>,
+) -> bool {
+    // Every coefficient of the rows a predecessor's update, and every pair of cut
+    // states one (none skipped).
+    let k = cuts as u64;
     let update = k / T::DENSE_PER_UNIT as u64 + 1;
-    n * k / T::DENSE_PER_UNIT as u64 + (held + k * k / 2) * update
+    let most = n as u64 * k / T::DENSE_PER_UNIT as u64 + (held + k * k / 2) * update;
+    most <= DENSE_PER_HELD * held.max(1)
+        && work.is_none_or(|w| most <= w)
+        && n.saturating_mul(cuts)
+            .saturating_mul(std::mem::size_of::<T>())
+            <= DENSE_BYTES
 }
 
 /// [`solve_many`] in the search's order (see [`search_order`]), each row kept as its
 /// coefficients on the `cuts` cut states, in one dense vector: each state's vector is
 /// gathered from its successors' (which come before it, or are cut), and the cut states'
 /// own system, dense and small, is eliminated last.
-fn through_cuts<T: Field, const K: usize>(
+pub(crate) fn through_cuts<T: Field, const K: usize>(
     rows: &Rows<T>,
     mut b: Vec<[T; K]>,
     mut escape: Option<Vec<T>>,
@@ -561,49 +565,63 @@ fn through_cuts<T: Field, const K: usize>(
     Some(x)
 }
 
-/// The order in which a depth-first search over the rows (from each unknown in turn, a
-/// row's columns its successors) finishes the unknowns, those it meets again on its own
-/// path (the cut states) last, and how many cut states there are.
-fn search_order<T: Field>(rows: &Rows<T>) -> (Vec<u32>, usize) {
+/// The order in which a depth-first search over unknowns `0..n` (from each in turn)
+/// finishes them, those it meets again on its own path (the cut states) last, and how
+/// many cut states there are; `None` as soon as `too_many(cuts)`. `v`'s row is the
+/// entries `row(v)`, each `entry(t)` a successor or [`NOT_ONE`].
+pub(crate) fn search_order(
+    n: usize,
+    row: impl Fn(u32) -> Range<usize>,
+    entry: impl Fn(usize) -> u32,
+    too_many: impl Fn(usize) -> bool,
+) -> Option<(Vec<u32>, usize)> {
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
-    let n = rows.len();
+    const CUT: u8 = 4;
     let mut mark = vec![NEW; n];
-    let mut cut = vec![false; n];
     let mut order: Vec<u32> = Vec::with_capacity(n);
-    let mut stack: Vec<(u32, usize)> = Vec::new();
+    let mut stack: Vec<(u32, Range<usize>)> = Vec::new();
+    let mut cuts = 0;
     for root in 0..n {
         if mark[root] != NEW {
             continue;
         }
         mark[root] = OPEN;
-        stack.push((root as u32, 0));
-        while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-            let row = rows.row(v as usize);
-            if let Some(&(j, _)) = row.get(*next) {
-                *next += 1;
-                match mark[j as usize] {
-                    NEW => {
+        stack.push((root as u32, row(root as u32)));
+        while let Some((v, entries)) = stack.last_mut() {
+            let v = *v;
+            if let Some(t) = entries.next() {
+                let j = entry(t);
+                match mark.get(j as usize).map(|m| m & !CUT) {
+                    Some(NEW) => {
                         mark[j as usize] = OPEN;
-                        stack.push((j, 0));
+                        stack.push((j, row(j)));
                     }
-                    OPEN if j != v => cut[j as usize] = true,
+                    Some(OPEN) if j != v && mark[j as usize] & CUT == 0 => {
+                        mark[j as usize] |= CUT;
+                        cuts += 1;
+                        if too_many(cuts) {
+                            return None;
+                        }
+                    }
                     _ => {}
                 }
                 continue;
             }
-            mark[v as usize] = DONE;
+            mark[v as usize] = (mark[v as usize] & CUT) | DONE;
             stack.pop();
-            if !cut[v as usize] {
+            if mark[v as usize] & CUT == 0 {
                 order.push(v);
             }
         }
     }
-    let cuts = n - order.len();
-    order.extend((0..n as u32).filter(|&v| cut[v as usize]));
-    (order, cuts)
+    order.extend((0..n as u32).filter(|&v| mark[v as usize] & CUT != 0));
+    Some((order, cuts))
 }
+
+/// An entry of a row that [`search_order`] passes over: no successor.
+pub(crate) const NOT_ONE: u32 = u32::MAX;
 
 /// `old + a * add` into `out` (emptied first), both ascending by column, draining `old`
 /// (its room stays for later); `fresh(j)` hears of each column new to `old`.
@@ -686,7 +704,7 @@ mod tests {
         for seed in 0..60 {
             let (rows, b, escape) = system(seed, 2 + seed as usize % 40);
             let wrap = |b: &[Exact]| b.iter().map(|x| [x.clone()]).collect::<Vec<_>>();
-            let (order, cuts) = search_order(&rows);
+            let (order, cuts) = rows.search_order().expect("not refused");
             let dense = through_cuts(&rows, wrap(&b), None, &order, cuts, &mut { u64::MAX });
             let sparse = markowitz(rows.clone(), wrap(&b), None, usize::MAX, &mut { u64::MAX });
             assert_eq!(dense, sparse, "seed {seed}");

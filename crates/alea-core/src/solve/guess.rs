@@ -240,7 +240,13 @@ impl Solver<'_> {
                 .iter()
                 .map(|&node| self.m.choices[self.first(node) as usize])
                 .collect();
-            let (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, sparse))?;
+            // Before any sweep, only through the cut states, their number found on the
+            // form itself: a chain with too many is refused before its rows are built.
+            let order = match sparse {
+                true => None,
+                false => Some(self.cut_order(local, &sel, size, *work)?),
+            };
+            let (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, order))?;
             return Some((v, steps, sel));
         }
         // The values the first strategy is read off: the midpoints (the lower bounds while
@@ -264,7 +270,7 @@ impl Solver<'_> {
         self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
         let mut steps = Vec::new();
         for _ in 0..ROUNDS {
-            (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, sparse))?;
+            (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, None))?;
             // Improve with sweeps of the Bellman operator from the strategy's values, in
             // place and from the highest-numbered node down as the interval iteration
             // sweeps: a better choice found at one node raises (or lowers) its value at
@@ -371,17 +377,38 @@ impl Solver<'_> {
         good.iter().all(|&b| b).then_some(())
     }
 
+    /// The order of an elimination through the cut states of the chain `sel` (see
+    /// `elim`), and how many there are, searched on the form's transitions; `None` as soon
+    /// as the cut states make it cost more than `work`, its `size` transitions all counted.
+    fn cut_order(
+        &self,
+        local: &[u32],
+        sel: &[usize],
+        size: u64,
+        work: u64,
+    ) -> Option<(Vec<u32>, usize)> {
+        let m = self.m;
+        let n = sel.len();
+        let row = |v: u32| m.transitions_of(sel[v as usize]);
+        let entry = |t: usize| match local[m.to[t] as usize] {
+            NONE => elim::NOT_ONE,
+            j => j,
+        };
+        let too_many = |cuts| !elim::through_cuts_fit::<f64>(n, size, cuts, Some(work));
+        elim::search_order(n, row, entry, too_many)
+    }
+
     /// The values of the strategy `sel` on the component, and the expected number of
     /// steps (each choice taken until it leaves its node counted once) before it leaves
     /// the component: its chain's linear system with both right-hand sides, by one
-    /// elimination.
+    /// elimination: through the cut states in `order` if given, else as `elim` sees fit.
     fn chain_values<const R: bool>(
         &self,
         nodes: &[u32],
         x: &[[f64; 2]],
         local: &[u32],
         sel: &[usize],
-        (work, sparse): (&mut u64, bool),
+        (work, order): (&mut u64, Option<(Vec<u32>, usize)>),
     ) -> Option<(Vec<f64>, Vec<f64>)> {
         let m = self.m;
         let held = sel.iter().map(|&c| m.transitions_of(c).len()).sum();
@@ -417,7 +444,10 @@ impl Solver<'_> {
         }
         let held = rows.held();
         let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
-        let x = elim::solve_many(rows, b, Some(escape), (budget, sparse), work)?;
+        let x = match order {
+            Some((order, cuts)) => elim::through_cuts(&rows, b, Some(escape), &order, cuts, work)?,
+            None => elim::solve_many(rows, b, Some(escape), budget, work)?,
+        };
         Some(x.into_iter().map(|[v, w]| (v, w)).unzip())
     }
 }

@@ -608,11 +608,7 @@ fn best_bounds(
     let first = choices.next().expect("every state has a choice");
     let mut best = choice_bounds(t, first, base(s, first), x);
     for c in choices {
-        let b = choice_bounds(t, c, base(s, c), x);
-        best = match goal {
-            Goal::Max => [best[0].max(b[0]), best[1].max(b[1])],
-            Goal::Min => [best[0].min(b[0]), best[1].min(b[1])],
-        };
+        best = goal.best_of(best, choice_bounds(t, c, base(s, c), x));
     }
     best
 }

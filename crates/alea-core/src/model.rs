@@ -112,3 +112,18 @@ pub trait Model: Sync {
         state
     }
 }
+
+/// A small game for the tests, described node by node over `u8` states from 0.
+#[cfg(test)]
+pub(crate) struct Nodes(pub fn(u8, &mut Expansion<u8>));
+
+#[cfg(test)]
+impl Model for Nodes {
+    type State = u8;
+    fn start(&self) -> u8 {
+        0
+    }
+    fn expand(&self, s: u8, out: &mut Expansion<u8>) {
+        (self.0)(s, out)
+    }
+}

@@ -123,45 +123,37 @@ pub fn best_line<M: Model, V: Value>(
 mod tests {
     use super::*;
     use crate::guard::Limits;
+    use crate::model::Nodes;
     use crate::numeric::value::{fraction, Exact};
     use crate::solve::acyclic::solve;
 
     /// From 0, choose among three chances: a sure 2, a coin between 0 and 6, or go to
     /// state 4, a choice between a sure 1 and a sure 5.
-    struct Menu;
-    impl Model for Menu {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
+    const MENU: Nodes = Nodes(|s, out| match s {
+        0 => {
+            out.choice(Pick::Max, 0);
+            out.edge(1);
+            out.edge(2);
+            out.edge(4);
         }
-        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-            match s {
-                0 => {
-                    out.choice(Pick::Max, 0);
-                    out.edge(1);
-                    out.edge(2);
-                    out.edge(4);
-                }
-                2 => {
-                    out.chance(0);
-                    out.edge(10);
-                    out.edge(16);
-                }
-                4 => {
-                    out.choice(Pick::Max, 0);
-                    out.edge(11);
-                    out.edge(15);
-                }
-                1 => out.terminal(2),
-                t => out.terminal(i64::from(t) - 10),
-            }
+        2 => {
+            out.chance(0);
+            out.edge(10);
+            out.edge(16);
         }
-    }
+        4 => {
+            out.choice(Pick::Max, 0);
+            out.edge(11);
+            out.edge(15);
+        }
+        1 => out.terminal(2),
+        t => out.terminal(i64::from(t) - 10),
+    });
 
     #[test]
     fn options_are_ranked_with_their_loss() {
-        let s = solve::<_, Exact>(&Menu, &Limits::default()).unwrap();
-        let opts = options(&Menu, &s, 0, Goal::Max).unwrap();
+        let s = solve::<_, Exact>(&MENU, &Limits::default()).unwrap();
+        let opts = options(&MENU, &s, 0, Goal::Max).unwrap();
         let seen: Vec<(usize, String, String)> = opts
             .iter()
             .map(|o| (o.edge, fraction(&o.value), fraction(&o.loss)))
@@ -174,70 +166,54 @@ mod tests {
                 (0, "2/1".into(), "3/1".into()),
             ]
         );
-        let worst_first = options(&Menu, &s, 0, Goal::Min).unwrap();
+        let worst_first = options(&MENU, &s, 0, Goal::Min).unwrap();
         assert_eq!(worst_first[0].edge, 0);
         assert_eq!(fraction(&worst_first[2].loss), "3/1");
     }
 
     #[test]
     fn best_line_follows_choices_to_the_end() {
-        let s = solve::<_, f64>(&Menu, &Limits::default()).unwrap();
+        let s = solve::<_, f64>(&MENU, &Limits::default()).unwrap();
         assert_eq!(
-            best_line(&Menu, &s, Goal::Max).unwrap(),
+            best_line(&MENU, &s, Goal::Max).unwrap(),
             vec![(2, 4), (1, 15)]
         );
-        assert!(options(&Menu, &s, 15, Goal::Max).unwrap().is_empty());
+        assert!(options(&MENU, &s, 15, Goal::Max).unwrap().is_empty());
     }
 
     /// Values too close for their losses to differ in f64 still rank in order.
-    struct Tiny;
-    impl Model for Tiny {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
-        }
-        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-            match s {
-                0 => {
-                    out.choice(Pick::Max, 0);
-                    out.edge(1);
-                    out.edge(2);
-                    out.edge(3);
-                }
-                // A chance of 1 in 2^k to score 1: values 1/2, 2^-62, 2^-61.
-                1 => out.terminal(0),
-                _ => {
-                    out.chance(0);
-                    out.weighted(10, 1);
-                    out.weighted(11, [0, 0, 1u64 << 62, 1 << 61][s as usize]);
-                }
+    const TINY: Nodes = Nodes(|s, out| {
+        match s {
+            0 => {
+                out.choice(Pick::Max, 0);
+                out.edge(1);
+                out.edge(2);
+                out.edge(3);
+            }
+            // A chance of 1 in 2^k to score 1: values 1/2, 2^-62, 2^-61.
+            1 => out.terminal(0),
+            _ => {
+                out.chance(0);
+                out.weighted(10, 1);
+                out.weighted(11, [0, 0, 1u64 << 62, 1 << 61][s as usize]);
             }
         }
-    }
+    });
 
     #[test]
     fn ranking_uses_values_not_rounded_losses() {
-        struct Wrap;
-        impl Model for Wrap {
-            type State = u8;
-            fn start(&self) -> u8 {
-                0
+        const WRAP: Nodes = Nodes(|s, out| match s {
+            1 => {
+                out.chance(0);
+                out.edge(10);
+                out.edge(11);
             }
-            fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-                match s {
-                    1 => {
-                        out.chance(0);
-                        out.edge(10);
-                        out.edge(11);
-                    }
-                    10 => out.terminal(1),
-                    11 => out.terminal(0),
-                    s => Tiny.expand(s, out),
-                }
-            }
-        }
-        let s = solve::<_, f64>(&Wrap, &Limits::default()).unwrap();
-        let order: Vec<usize> = options(&Wrap, &s, 0, Goal::Max)
+            10 => out.terminal(1),
+            11 => out.terminal(0),
+            s => TINY.expand(s, out),
+        });
+        let s = solve::<_, f64>(&WRAP, &Limits::default()).unwrap();
+        let order: Vec<usize> = options(&WRAP, &s, 0, Goal::Max)
             .unwrap()
             .iter()
             .map(|o| o.edge)
@@ -247,21 +223,14 @@ mod tests {
 
     #[test]
     fn a_choice_without_options_is_an_error_not_a_panic() {
-        struct Empty;
-        impl Model for Empty {
-            type State = u8;
-            fn start(&self) -> u8 {
-                0
-            }
-            fn expand(&self, _: u8, out: &mut Expansion<u8>) {
-                out.choice(Pick::Max, 0);
-            }
-        }
+        const EMPTY: Nodes = Nodes(|_, out| {
+            out.choice(Pick::Max, 0);
+        });
         let s = Solution {
             start: Some(0u8),
             values: Default::default(),
         };
-        let err = options::<_, f64>(&Empty, &s, 0, Goal::Max).unwrap_err();
+        let err = options::<_, f64>(&EMPTY, &s, 0, Goal::Max).unwrap_err();
         assert!(matches!(err, Error::NoSuccessors { .. }), "{err}");
     }
 }

@@ -207,69 +207,61 @@ fn best<M: Model, V: Value>(
 mod tests {
     use super::*;
     use crate::guard::Limits;
+    use crate::model::Nodes;
     use crate::solve::acyclic::solve;
 
     /// Roll a fair die; on 1..=3 stop with that score, otherwise choose to stop with 4
     /// or to roll once more for the face (mean 3.5). Best play: stop. Value:
     /// (1 + 2 + 3 + 3 * 4) / 6 = 3.
-    struct Stop;
-    impl Model for Stop {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
-        }
-        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-            match s {
-                0 => {
-                    out.chance(0);
-                    for f in 1..=6 {
-                        out.edge(if f <= 3 { 10 + f } else { 7 });
-                    }
-                }
-                7 => {
-                    out.choice(Pick::Max, 0);
-                    out.edge(14);
-                    out.edge(8);
-                }
-                8 => {
-                    out.chance(0);
-                    for f in 1..=6 {
-                        out.edge(10 + f);
-                    }
-                }
-                t => out.terminal(i64::from(t) - 10),
+    const STOP: Nodes = Nodes(|s, out| match s {
+        0 => {
+            out.chance(0);
+            for f in 1..=6 {
+                out.edge(if f <= 3 { 10 + f } else { 7 });
             }
         }
-    }
+        7 => {
+            out.choice(Pick::Max, 0);
+            out.edge(14);
+            out.edge(8);
+        }
+        8 => {
+            out.chance(0);
+            for f in 1..=6 {
+                out.edge(10 + f);
+            }
+        }
+        t => out.terminal(i64::from(t) - 10),
+    });
 
     #[test]
     fn simulation_brackets_the_exact_value_and_is_repeatable() {
-        let s = solve::<_, f64>(&Stop, &Limits::default()).unwrap();
+        let s = solve::<_, f64>(&STOP, &Limits::default()).unwrap();
         assert_eq!(*s.start_value(), 3.0);
-        let e = simulate(&Stop, &Player::Best(&s), 20_000, 7, 100).unwrap();
+        let e = simulate(&STOP, &Player::Best(&s), 20_000, 7, 100).unwrap();
         assert_eq!(e.games, 20_000);
         assert!(e.contains(3.0), "{e:?}");
         assert!(e.half_width() < 0.05);
-        let again = simulate(&Stop, &Player::Best(&s), 20_000, 7, 100).unwrap();
+        let again = simulate(&STOP, &Player::Best(&s), 20_000, 7, 100).unwrap();
         assert_eq!(e, again);
     }
 
     #[test]
     fn the_thread_count_does_not_change_the_result() {
-        let s = solve::<_, f64>(&Stop, &Limits::default()).unwrap();
+        let s = solve::<_, f64>(&STOP, &Limits::default()).unwrap();
         let run = |threads| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| simulate(&Stop, &Player::Best(&s), 5_000, 11, 100).unwrap())
+                .install(|| simulate(&STOP, &Player::Best(&s), 5_000, 11, 100).unwrap())
         };
         assert_eq!(run(1), run(2));
     }
 
     #[test]
     fn random_player_cannot_make_best_choices() {
-        let err = simulate::<_, f64>(&Stop, &Player::Random, 100, 1, 100).unwrap_err();
+        let err = simulate::<_, f64>(&STOP, &Player::Random, 100, 1, 100).unwrap_err();
         assert!(matches!(err, Error::Unsolved(_)), "{err}");
     }
 

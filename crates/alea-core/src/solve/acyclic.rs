@@ -162,7 +162,7 @@ impl<S: Copy + Eq + std::hash::Hash + std::fmt::Debug, V: Value> Workspace<S, V>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Pick;
+    use crate::model::{Nodes, Pick};
     use crate::numeric::value::{fraction, Exact};
 
     /// A fair coin is tossed until it shows heads or `n` tosses are made; the state is
@@ -252,46 +252,32 @@ mod tests {
     }
 
     /// Throw a die until it shows a six; each throw costs 1: six throws expected.
-    struct Six;
-    impl Model for Six {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
+    const SIX: Nodes = Nodes(|s, out| {
+        if s == 1 {
+            out.terminal(0);
+        } else {
+            out.chance(1);
+            out.weighted(0, 5);
+            out.weighted(1, 1);
         }
-        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-            if s == 1 {
-                out.terminal(0);
-            } else {
-                out.chance(1);
-                out.weighted(0, 5);
-                out.weighted(1, 1);
-            }
-        }
-    }
+    });
 
     #[test]
     fn self_loops_are_eliminated_in_closed_form() {
-        let s = solve::<_, Exact>(&Six, &Limits::default()).unwrap();
+        let s = solve::<_, Exact>(&SIX, &Limits::default()).unwrap();
         assert_eq!(fraction(s.start_value()), "6/1");
         assert_eq!(s.len(), 2);
     }
 
-    struct Loop;
-    impl Model for Loop {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
-        }
-        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-            out.chance(1);
-            out.edge((s + 1) % 3);
-            out.edge(3);
-        }
-    }
+    const LOOP: Nodes = Nodes(|s, out| {
+        out.chance(1);
+        out.edge((s + 1) % 3);
+        out.edge(3);
+    });
 
     #[test]
     fn cycles_are_reported_not_followed() {
-        let err = solve::<_, f64>(&Loop, &Limits::default()).unwrap_err();
+        let err = solve::<_, f64>(&LOOP, &Limits::default()).unwrap_err();
         assert!(matches!(err, Error::Cycle(_)), "{err}");
     }
 
@@ -301,20 +287,13 @@ mod tests {
         assert_eq!(err, Error::TooManyStates { limit: 10 });
     }
 
-    struct Empty;
-    impl Model for Empty {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
-        }
-        fn expand(&self, _: u8, out: &mut Expansion<u8>) {
-            out.choice(Pick::Max, 0);
-        }
-    }
+    const EMPTY: Nodes = Nodes(|_, out| {
+        out.choice(Pick::Max, 0);
+    });
 
     #[test]
     fn a_choice_without_options_is_an_error() {
-        let err = solve::<_, f64>(&Empty, &Limits::default()).unwrap_err();
+        let err = solve::<_, f64>(&EMPTY, &Limits::default()).unwrap_err();
         assert!(matches!(err, Error::NoSuccessors { .. }), "{err}");
     }
 

@@ -17,7 +17,7 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 
-use super::{Answer, ExactAnswer, Goal, Sides};
+use super::{Answer, ExactAnswer, Sides};
 use crate::analysis::graph::Graph;
 use crate::form::{ExactProbs, Form};
 use crate::numeric::round::{margin, midpoint};
@@ -80,11 +80,7 @@ fn state(m: &Form, sides: &Sides, s: usize, rew: &[f64], x: &[[f64; 2]], clamp: 
     let mut best: Option<[f64; 2]> = None;
     for c in m.choices_of(s) {
         let v = choice(m, c, rew, x);
-        best = Some(match (best, sides.at(s)) {
-            (None, _) => v,
-            (Some([l, h]), Goal::Max) => [l.max(v[0]), h.max(v[1])],
-            (Some([l, h]), Goal::Min) => [l.min(v[0]), h.min(v[1])],
-        });
+        best = Some(best.map_or(v, |b| sides.at(s).best_of(b, v)));
     }
     let [lo, hi] = best.expect("every state has a choice");
     if clamp {
@@ -157,14 +153,7 @@ fn iterate(
             let mut best: Option<(f64, usize)> = None;
             for (i, c) in m.choices_of(s).enumerate() {
                 let v = mid(choice(m, c, rew, &prev));
-                let better = match best {
-                    None => true,
-                    Some((b, _)) => match sides.at(s) {
-                        Goal::Max => v > b,
-                        Goal::Min => v < b,
-                    },
-                };
-                if better {
+                if best.is_none_or(|(b, _)| sides.at(s).better(v, b)) {
                     best = Some((v, i));
                 }
             }
@@ -306,14 +295,7 @@ fn iterate_exact(
                             v += &probs[ex.id[t] as usize] * x;
                         }
                     }
-                    let better = match &best {
-                        None => true,
-                        Some((b, _)) => match sides.at(s) {
-                            Goal::Max => v > *b,
-                            Goal::Min => v < *b,
-                        },
-                    };
-                    if better {
+                    if best.as_ref().is_none_or(|(b, _)| sides.at(s).better(&v, b)) {
                         best = Some((v, i as u32));
                     }
                 }

@@ -486,7 +486,7 @@ pub fn solve_game<M: Model, V: Solvable>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Expansion, Kind, Pick};
+    use crate::model::{Expansion, Kind, Nodes, Pick};
     use crate::numeric::value::fraction;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -558,43 +558,33 @@ mod tests {
     /// 0: the maximiser goes to 1 or takes 3 (worth 1/2); 1: a coin between 0 and 2;
     /// 2: the maximiser goes to 1 or takes 4 (worth 3/10). The players can stay in
     /// {0, 1, 2} forever, worth 0, so the value is 1/2 throughout, not 1.
-    struct Stay;
-
-    impl Model for Stay {
-        type State = u8;
-        fn start(&self) -> u8 {
-            0
+    const STAY: Nodes = Nodes(|s, out| match s {
+        0 => {
+            out.choice(Pick::Max, 0);
+            out.edge(1);
+            out.edge(3);
         }
-        fn expand(&self, s: u8, out: &mut Expansion<u8>) {
-            match s {
-                0 => {
-                    out.choice(Pick::Max, 0);
-                    out.edge(1);
-                    out.edge(3);
-                }
-                1 => {
-                    out.chance(0);
-                    out.edge(0);
-                    out.edge(2);
-                }
-                2 => {
-                    out.choice(Pick::Max, 0);
-                    out.edge(1);
-                    out.edge(4);
-                }
-                3 => out.terminal(5),
-                _ => out.terminal(3),
-            }
+        1 => {
+            out.chance(0);
+            out.edge(0);
+            out.edge(2);
         }
-    }
+        2 => {
+            out.choice(Pick::Max, 0);
+            out.edge(1);
+            out.edge(4);
+        }
+        3 => out.terminal(5),
+        _ => out.terminal(3),
+    });
 
     #[test]
     fn an_end_component_is_worth_its_best_exit() {
-        let exact = solve_exact(&Stay, &Settings::default()).unwrap();
+        let exact = solve_exact(&STAY, &Settings::default()).unwrap();
         for s in 0..3 {
             assert_eq!(fraction(exact.get(&s).unwrap()), "5/1", "{s}");
         }
-        let f = solve_certified(&Stay, &Settings::default()).unwrap();
+        let f = solve_certified(&STAY, &Settings::default()).unwrap();
         assert!((f.solution.start_value() - 5.0).abs() <= f.error_bound);
         assert!(f.error_bound <= 1e-12 * 5.0);
     }

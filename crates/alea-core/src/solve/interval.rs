@@ -652,11 +652,7 @@ impl Solver<'_> {
     /// the best of lower bounds is a lower bound on the best).
     #[inline(always)]
     fn pick(&self, s: usize, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
-        match (best, self.goal_at(s)) {
-            (None, _) => v,
-            (Some([l, h]), Goal::Max) => [l.max(v[0]), h.max(v[1])],
-            (Some([l, h]), Goal::Min) => [l.min(v[0]), h.min(v[1])],
-        }
+        best.map_or(v, |b| self.goal_at(s).best_of(b, v))
     }
 
     /// Bounds on a node's value from the others' bounds.

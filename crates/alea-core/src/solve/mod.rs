@@ -65,6 +65,16 @@ impl Goal {
             Goal::Min => a < b,
         }
     }
+
+    /// The better of two pairs of bounds, each side on its own: the best of lower bounds
+    /// is a lower bound on the best, and so for the upper.
+    #[inline(always)]
+    pub fn best_of(self, [l, h]: [f64; 2], [a, b]: [f64; 2]) -> [f64; 2] {
+        match self {
+            Goal::Max => [l.max(a), h.max(b)],
+            Goal::Min => [l.min(a), h.min(b)],
+        }
+    }
 }
 
 /// The answer for every state, in `f64`.

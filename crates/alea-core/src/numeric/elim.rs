@@ -206,6 +206,7 @@ impl<T: Field> Rows<T> {
     }
 }
 
+#[cfg(test)]
 impl<T: Field> From<Vec<Row<T>>> for Rows<T> {
     fn from(rows: Vec<Row<T>>) -> Rows<T> {
         let mut out = Rows::with_capacity(rows.len(), rows.iter().map(Vec::len).sum());
@@ -320,11 +321,7 @@ fn markowitz<T: Field, const K: usize>(
                 continue;
             };
             let a = rows[u].remove(k).1;
-            add_scaled(&mut b, u, i, &a);
-            if let Some(escape) = escape.as_mut() {
-                let gone = a.times(&escape[i]);
-                escape[u].add(gone);
-            }
+            add_scaled(&mut b, &mut escape, u, i, &a);
             held -= rows[u].len() + 1;
             merge(&mut rows[u], &row, &a, &mut spare, |j| {
                 if j as usize != u {
@@ -393,8 +390,19 @@ fn pivot<'a, T: Field + 'a>(
     }
 }
 
-/// `b[u] += a * b[i]`, for each right-hand side (`u` and `i` differ).
-fn add_scaled<T: Field, const K: usize>(b: &mut [[T; K]], u: usize, i: usize, a: &T) {
+/// Row `i`'s right-hand sides and escape, `a` times, into row `u`'s (`u` and `i`
+/// differ): what substituting `x_i` into `u`'s equation adds besides the coefficients.
+fn add_scaled<T: Field, const K: usize>(
+    b: &mut [[T; K]],
+    escape: &mut Option<Vec<T>>,
+    u: usize,
+    i: usize,
+    a: &T,
+) {
+    if let Some(escape) = escape.as_mut() {
+        let gone = a.times(&escape[i]);
+        escape[u].add(gone);
+    }
     let (from, to) = if i < u {
         let (low, high) = b.split_at_mut(u);
         (&low[i], &mut high[0])
@@ -477,11 +485,7 @@ pub(crate) fn through_cuts<T: Field, const K: usize>(
                     for (x, r) in row.iter_mut().zip(&dense[j * k..(j + 1) * k]) {
                         x.add(a.times(r));
                     }
-                    add_scaled(&mut b, u, j, a);
-                    if let Some(escape) = escape.as_mut() {
-                        let gone = a.times(&escape[j]);
-                        escape[u].add(gone);
-                    }
+                    add_scaled(&mut b, &mut escape, u, j, a);
                 }
             }
         }
@@ -529,11 +533,7 @@ pub(crate) fn through_cuts<T: Field, const K: usize>(
             {
                 x.add(scale.times(r));
             }
-            add_scaled(&mut b, u, v, &scale);
-            if let Some(escape) = escape.as_mut() {
-                let gone = scale.times(&escape[v]);
-                escape[u].add(gone);
-            }
+            add_scaled(&mut b, &mut escape, u, v, &scale);
         }
         row.swap_with_slice(&mut dense[v * k..(v + 1) * k]);
         pivots.push(d);

@@ -85,9 +85,9 @@ impl Solver<'_> {
         local: &mut [u32],
         attempt: Attempt,
     ) -> Option<Guessed> {
-        let (sweeps, sparse) = match attempt {
-            Attempt::Early => (EARLY, false),
-            Attempt::Paced(sweeps) => (sweeps, true),
+        let (sweeps, early) = match attempt {
+            Attempt::Early => (EARLY, true),
+            Attempt::Paced(sweeps) => (sweeps, false),
         };
         let mut size = 0;
         for (i, &node) in nodes.iter().enumerate() {
@@ -96,7 +96,7 @@ impl Solver<'_> {
         }
         let mut work = (sweeps * size as f64 / WORK) as u64 + WORK_BASE;
         let guessed = self
-            .iterate::<R>(nodes, x, local, (size as u64, sparse), &mut work)
+            .iterate::<R>(nodes, x, local, (size as u64, early), &mut work)
             .map(|(values, steps, sel)| self.shaped::<R>(x, local, &sel, values, steps));
         for &node in nodes {
             self.for_members(node, |s| local[s as usize] = NONE);
@@ -222,14 +222,14 @@ impl Solver<'_> {
 
     /// Strategy iteration, `work` counting down the coefficients that the eliminations
     /// write and the transitions that the improving sweeps read (`size` each): the values
-    /// the steps to leave under the last strategy evaluated, and the strategy. `sparse`:
-    /// whether the eliminations may order the states by Markowitz's rule.
+    /// the steps to leave under the last strategy evaluated, and the strategy. `early`:
+    /// tried before any sweep (see [`Attempt::Early`]).
     fn iterate<const R: bool>(
         &self,
         nodes: &[u32],
         x: &[[f64; 2]],
         local: &[u32],
-        (size, sparse): (u64, bool),
+        (size, early): (u64, bool),
         work: &mut u64,
     ) -> Option<(Vec<f64>, Vec<f64>, Vec<usize>)> {
         let n = nodes.len();
@@ -242,9 +242,9 @@ impl Solver<'_> {
                 .collect();
             // Before any sweep, only through the cut states, their number found on the
             // form itself: a chain with too many is refused before its rows are built.
-            let order = match sparse {
-                true => None,
-                false => Some(self.cut_order(local, &sel, size, *work)?),
+            let order = match early {
+                true => Some(self.cut_order(local, &sel, size, *work)?),
+                false => None,
             };
             let (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, order))?;
             return Some((v, steps, sel));

@@ -420,10 +420,7 @@ fn sets_of(
         Some(Some(index)) => Some(
             rewards_of(session, compiled, part, index, absorbing).map_err(|e| match e {
                 RewardError::Model(e) => fail(&e),
-                RewardError::Explore(e) => match explore_failure(session, &e) {
-                    ClusterError::Failed { code, message } => (code, message),
-                    other => (1, other.to_string()),
-                },
+                RewardError::Explore(e) => shared(explore_failure(session, &e)),
             })?,
         ),
     };

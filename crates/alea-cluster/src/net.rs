@@ -14,7 +14,7 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use socket2::{SockRef, TcpKeepalive};
@@ -96,34 +96,26 @@ impl Cluster {
     {
         install_hook();
         crate::round::reset();
-        failures().lock().unwrap_or_else(|e| e.into_inner()).clear();
-        *fault().lock().unwrap_or_else(|e| e.into_inner()) = None;
+        failures().clear();
+        *fault() = None;
         let mut hooks = Hooks::default();
         // Timely keeps the byte buffers a burst of messages needed, for the rest of the
         // run, unless told how many empty ones to keep: a round's burst (exploration's
         // requests are the largest) would otherwise stay resident through the solve.
         hooks.refill.limit = Some(1);
+        let local = ProcessBuilder::new_typed_vector(
+            self.workers,
+            hooks.refill.clone(),
+            hooks.spill.clone(),
+        );
         let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
             if self.processes == 1 {
-                let builders = ProcessBuilder::new_typed_vector(
-                    self.workers,
-                    hooks.refill.clone(),
-                    hooks.spill.clone(),
-                );
                 (
-                    builders
-                        .into_iter()
-                        .map(AllocatorBuilder::Process)
-                        .collect(),
+                    local.into_iter().map(AllocatorBuilder::Process).collect(),
                     Box::new(()),
                 )
             } else {
                 let sockets = self.connect()?;
-                let local = ProcessBuilder::new_typed_vector(
-                    self.workers,
-                    hooks.refill.clone(),
-                    hooks.spill.clone(),
-                );
                 let (builders, guard) = initialize_networking_from_sockets(
                     local,
                     sockets,
@@ -174,20 +166,14 @@ impl Cluster {
     /// What a worker's panic means: a peer lost (the network threads said which), or a
     /// fault of alea's own.
     fn lost(&self, panic: String) -> ClusterError {
-        let recorded = failures().lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let recorded = failures().clone();
         match recorded.into_iter().min_by_key(|(p, _)| *p) {
             Some((process, cause)) => ClusterError::Lost {
                 process,
                 address: self.addresses[process].clone(),
                 cause,
             },
-            None => ClusterError::Internal(
-                fault()
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .clone()
-                    .unwrap_or(panic),
-            ),
+            None => ClusterError::Internal(fault().clone().unwrap_or(panic)),
         }
     }
 
@@ -364,15 +350,17 @@ fn read_hostfile(name: &str, text: &str, processes: usize) -> Result<Vec<String>
 }
 
 /// The first panic of a worker of this process that was not timely's: its message.
-fn fault() -> &'static Mutex<Option<String>> {
+fn fault() -> MutexGuard<'static, Option<String>> {
     static FAULT: OnceLock<Mutex<Option<String>>> = OnceLock::new();
-    FAULT.get_or_init(|| Mutex::new(None))
+    let fault = FAULT.get_or_init(|| Mutex::new(None));
+    fault.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The failures timely's network threads reported: the peer's index and the cause.
-fn failures() -> &'static Mutex<Vec<(usize, String)>> {
+fn failures() -> MutexGuard<'static, Vec<(usize, String)>> {
     static FAILURES: OnceLock<Mutex<Vec<(usize, String)>>> = OnceLock::new();
-    FAILURES.get_or_init(|| Mutex::new(Vec::new()))
+    let failures = FAILURES.get_or_init(|| Mutex::new(Vec::new()));
+    failures.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A panic hook that turns the panics by which timely takes a computation down (its
@@ -399,10 +387,7 @@ fn install_hook() {
                 // Only a broken connection is the peer's doing; a network thread that
                 // fails on a poisoned queue follows a fault of this process.
                 if let Some(cause) = message.strip_prefix("timely communication error: ") {
-                    failures()
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((peer, cause.to_string()));
+                    failures().push((peer, cause.to_string()));
                 }
                 crate::round::abort();
                 return;
@@ -419,7 +404,7 @@ fn install_hook() {
             // and the first such message is what the run reports.
             if name.starts_with("timely:work") {
                 crate::round::abort();
-                let mut first = fault().lock().unwrap_or_else(|e| e.into_inner());
+                let mut first = fault();
                 first.get_or_insert_with(|| message.to_string());
                 if message == crate::round::LEFT {
                     return;

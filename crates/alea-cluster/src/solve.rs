@@ -335,12 +335,6 @@ impl Partition {
         combine(&all)
     }
 
-    /// Every worker's summary, combined: one round of messages without values (no
-    /// bound is updated here; the sweeps are `iterate`'s).
-    fn agree(&mut self, worker: &mut Worker, mine: Summary) -> Summary {
-        combine(&self.summaries.all(worker, mine))
-    }
-
     /// Brings the copies of `x` (`stride` numbers per state) up to date, and tells
     /// whether any worker's last pass `changed` something.
     fn share_flag(
@@ -363,7 +357,7 @@ impl Partition {
             changed: mine,
             ..Summary::default()
         };
-        self.agree(worker, mine).changed
+        combine(&self.summaries.all(worker, mine)).changed
     }
 
     /// A set of states grown (least fixed point) or shrunk (greatest) until no state
@@ -488,7 +482,7 @@ pub fn until(
         vec![false; n]
     };
     let mut class = vec![FIXED; n];
-    let mut x = start_values(g);
+    let mut x = vec![0.0; 2 * g.topo.len()];
     for s in 0..n {
         if target[s] || sure[s] {
             x[2 * s] = 1.0;
@@ -533,7 +527,7 @@ pub fn reach_reward(
     };
     let mut class = vec![FIXED; n];
     // The upper bounds are guessed later; until then they follow the lower ones.
-    let mut x = start_values(g);
+    let mut x = vec![0.0; 2 * g.topo.len()];
     for s in 0..n {
         if !target[s] {
             if sure[s] {
@@ -568,13 +562,6 @@ pub fn reach_reward(
         }
     }
     iterate(worker, g, q, goal, class, x, true)
-}
-
-/// The start of `iterate`'s values, lower and upper bounds interleaved: 0 for every
-/// state and copy, room made once for both (two separate arrays, copied into this one,
-/// would hold twice the memory through every sweep).
-fn start_values(g: &Partition) -> Vec<f64> {
-    vec![0.0; 2 * g.topo.len()]
 }
 
 /// The bounds of one choice from the values `x` (lower and upper interleaved), its
@@ -755,15 +742,11 @@ fn bounds(
         .filter(|&s| out.class[s] == OPEN)
         .map(|s| midpoint(out.lo[s], out.hi[s]).1)
         .fold(0.0, f64::max);
-    out.error_bound = g
-        .agree(
-            worker,
-            Summary {
-                worst: mine,
-                ..Summary::default()
-            },
-        )
-        .worst;
+    let mine = Summary {
+        worst: mine,
+        ..Summary::default()
+    };
+    out.error_bound = combine(&g.summaries.all(worker, mine)).worst;
     out
 }
 

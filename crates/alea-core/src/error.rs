@@ -60,4 +60,16 @@ pub enum Error {
     NotExact,
 }
 
+impl Error {
+    /// [`Error::NoSuccessors`] for a node of `kind` at the state `state` names.
+    pub(crate) fn no_successors(state: String, kind: crate::model::Kind) -> Error {
+        let kind = if kind == crate::model::Kind::Chance {
+            "chance"
+        } else {
+            "choice"
+        };
+        Error::NoSuccessors { state, kind }
+    }
+}
+
 pub type Result<T> = std::result::Result<T, Error>;

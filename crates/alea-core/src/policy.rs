@@ -43,14 +43,7 @@ pub fn options<M: Model, V: Value>(
         return Ok(Vec::new());
     }
     if buf.edges.is_empty() {
-        return Err(Error::NoSuccessors {
-            state: format!("{state:?}"),
-            kind: if buf.kind == Kind::Chance {
-                "chance"
-            } else {
-                "choice"
-            },
-        });
+        return Err(Error::no_successors(format!("{state:?}"), buf.kind));
     }
     let mut scored = Vec::with_capacity(buf.edges.len());
     for (edge, e) in buf.edges.iter().enumerate() {
@@ -110,10 +103,7 @@ pub fn best_line<M: Model, V: Value>(
         let best = options(model, solution, state, goal)?
             .into_iter()
             .next()
-            .ok_or_else(|| Error::NoSuccessors {
-                state: format!("{state:?}"),
-                kind: "choice",
-            })?;
+            .ok_or_else(|| Error::no_successors(format!("{state:?}"), buf.kind))?;
         line.push((best.edge, best.to));
         state = best.to;
     }

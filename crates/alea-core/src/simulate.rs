@@ -151,14 +151,7 @@ pub fn play_one<M: Model, V: Value>(
                 }
             },
         };
-        state = next.ok_or_else(|| Error::NoSuccessors {
-            state: format!("{state:?}"),
-            kind: if buf.kind == Kind::Chance {
-                "chance"
-            } else {
-                "choice"
-            },
-        })?;
+        state = next.ok_or_else(|| Error::no_successors(format!("{state:?}"), buf.kind))?;
     }
     Err(Error::StepLimit(max_steps))
 }

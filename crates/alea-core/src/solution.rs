@@ -78,14 +78,7 @@ pub(crate) fn node_value<'a, S: PartialEq, V: Value>(
         return Ok(V::from_int(reward));
     }
     if edges.is_empty() {
-        let kind = match kind {
-            Kind::Chance => "chance",
-            _ => "choice",
-        };
-        return Err(Error::NoSuccessors {
-            state: describe(),
-            kind,
-        });
+        return Err(Error::no_successors(describe(), kind));
     }
     match kind {
         Kind::Terminal => unreachable!("handled above"),

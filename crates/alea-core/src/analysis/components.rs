@@ -1,6 +1,8 @@
 //! Strongly connected components on node indices (Tarjan's algorithm with an explicit
 //! stack): the one implementation every solver and search of the engine uses.
 
+use crate::form::Form;
+
 /// Strongly connected components, in the order they are completed: every component comes
 /// after each component it leads to.
 pub(crate) struct Components {
@@ -18,6 +20,22 @@ impl Components {
     pub fn get(&self, c: usize) -> &[u32] {
         &self.nodes[self.start[c]..self.start[c + 1]]
     }
+}
+
+/// The strongly connected components of the states of `m` in `within`, over the
+/// transitions of every choice that stay in it; each component leads only to earlier
+/// ones (the sinks come first).
+pub(crate) fn components_within(m: &Form, within: &[bool]) -> Components {
+    let roots = (0..m.states() as u32).filter(|&s| within[s as usize]);
+    components(m.states(), roots, |v, out| {
+        for c in m.choices_of(v as usize) {
+            out.extend(
+                m.to[m.transitions_of(c)]
+                    .iter()
+                    .filter(|&&t| within[t as usize]),
+            );
+        }
+    })
 }
 
 const UNSEEN: u32 = u32::MAX;

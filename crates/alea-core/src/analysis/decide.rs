@@ -104,10 +104,21 @@ pub(crate) fn until(
     let mut class = vec![UNKNOWN; n];
     let mut strategy = vec![0u32; n];
     let goal = g.goal(goal);
-    if g.game {
-        let can = g.attract(target, &through, goal, Goal::Max);
+    if g.game || goal == Goal::Max {
         let mut via = vec![NONE; n];
-        let sure = g.almost_sure(top, &through, goal, Goal::Max, &mut via);
+        let (can, sure) = if g.game {
+            let can = g.attract(target, &through, goal, Goal::Max);
+            (can, g.almost_sure(top, &through, goal, Goal::Max, &mut via))
+        } else {
+            let can = g.exists_reach(target, &through, |_, _| {});
+            let can_top = if std::ptr::eq(top, target) {
+                can.clone()
+            } else {
+                g.exists_reach(top, &through, |_, _| {})
+            };
+            let sure = g.prob1_max(top, &through, &can_top, &mut via);
+            (can, sure)
+        };
         let zero: Vec<bool> = can.iter().map(|&c| !c).collect();
         for s in 0..n {
             if sure[s] {
@@ -117,51 +128,26 @@ pub(crate) fn until(
                 }
             } else if zero[s] {
                 class[s] = ZERO;
-                if through[s] && g.goal_at(goal, s) == Goal::Min {
+                if g.game && through[s] && g.goal_at(goal, s) == Goal::Min {
                     strategy[s] = staying(g, s, &zero);
                 }
             }
         }
     } else {
-        match goal {
-            Goal::Max => {
-                let can = g.exists_reach(target, &through, |_, _| {});
-                let can_top = if std::ptr::eq(top, target) {
-                    can.clone()
-                } else {
-                    g.exists_reach(top, &through, |_, _| {})
-                };
-                let mut via = vec![NONE; n];
-                let sure = g.prob1_max(top, &through, &can_top, &mut via);
-                for s in 0..n {
-                    if sure[s] {
-                        class[s] = ONE;
-                        if via[s] != NONE {
-                            strategy[s] = offset(g, s, via[s]);
-                        }
-                    } else if !can[s] {
-                        class[s] = ZERO;
-                    }
+        let all = g.forall_reach(target, &through);
+        let avoid: Vec<bool> = all.iter().map(|&a| !a).collect();
+        // Below the greatest value: where keeping away, or a lesser target, can
+        // be reached first.
+        let lesser: Vec<bool> = (0..n).map(|s| avoid[s] || (target[s] && !top[s])).collect();
+        let below_one = g.exists_reach(&lesser, &through, |_, _| {});
+        for s in 0..n {
+            if avoid[s] {
+                class[s] = ZERO;
+                if through[s] {
+                    strategy[s] = staying(g, s, &avoid);
                 }
-            }
-            Goal::Min => {
-                let all = g.forall_reach(target, &through);
-                let avoid: Vec<bool> = all.iter().map(|&a| !a).collect();
-                // Below the greatest value: where keeping away, or a lesser target, can
-                // be reached first.
-                let lesser: Vec<bool> =
-                    (0..n).map(|s| avoid[s] || (target[s] && !top[s])).collect();
-                let below_one = g.exists_reach(&lesser, &through, |_, _| {});
-                for s in 0..n {
-                    if avoid[s] {
-                        class[s] = ZERO;
-                        if through[s] {
-                            strategy[s] = staying(g, s, &avoid);
-                        }
-                    } else if !below_one[s] {
-                        class[s] = ONE;
-                    }
-                }
+            } else if !below_one[s] {
+                class[s] = ONE;
             }
         }
     }
@@ -197,52 +183,41 @@ pub(crate) fn reward(g: &Graph, goal: Goal, target: &[bool]) -> Setup {
     let mut strategy = vec![0u32; n];
     let mut toward = Vec::new();
     let goal = g.goal(goal);
-    if g.game {
+    if g.game || goal == Goal::Min {
         toward = vec![NONE; n];
-        let finite = g.almost_sure(target, &through, goal, Goal::Min, &mut toward);
+        let finite = if g.game {
+            g.almost_sure(target, &through, goal, Goal::Min, &mut toward)
+        } else {
+            let can = g.exists_reach(target, &through, |_, _| {});
+            g.prob1_max(target, &through, &can, &mut toward)
+        };
         let infinite: Vec<bool> = finite.iter().map(|&f| !f).collect();
         for s in 0..n {
             if target[s] {
                 class[s] = TARGET;
             } else if infinite[s] {
                 class[s] = INFINITE;
-                if g.goal_at(goal, s) == Goal::Max {
+                if g.game && g.goal_at(goal, s) == Goal::Max {
                     strategy[s] = staying(g, s, &infinite);
                 }
-            } else if toward[s] != NONE && g.goal_at(goal, s) == Goal::Min {
+            } else if g.game && toward[s] != NONE && g.goal_at(goal, s) == Goal::Min {
                 strategy[s] = offset(g, s, toward[s]);
             }
         }
     } else {
-        match goal {
-            Goal::Min => {
-                let can = g.exists_reach(target, &through, |_, _| {});
-                toward = vec![NONE; n];
-                let sure = g.prob1_max(target, &through, &can, &mut toward);
-                for s in 0..n {
-                    if target[s] {
-                        class[s] = TARGET;
-                    } else if !sure[s] {
-                        class[s] = INFINITE;
-                    }
-                }
-            }
-            Goal::Max => {
-                let all = g.forall_reach(target, &through);
-                let avoid: Vec<bool> = all.iter().map(|&a| !a).collect();
-                let mut via = vec![NONE; n];
-                let below_one = g.exists_reach(&avoid, &through, |s, c| via[s] = c);
-                for s in 0..n {
-                    if target[s] {
-                        class[s] = TARGET;
-                    } else if avoid[s] {
-                        class[s] = INFINITE;
-                        strategy[s] = staying(g, s, &avoid);
-                    } else if below_one[s] {
-                        class[s] = INFINITE;
-                        strategy[s] = offset(g, s, via[s]);
-                    }
-                }
+        let all = g.forall_reach(target, &through);
+        let avoid: Vec<bool> = all.iter().map(|&a| !a).collect();
+        let mut via = vec![NONE; n];
+        let below_one = g.exists_reach(&avoid, &through, |s, c| via[s] = c);
+        for s in 0..n {
+            if target[s] {
+                class[s] = TARGET;
+            } else if avoid[s] {
+                class[s] = INFINITE;
+                strategy[s] = staying(g, s, &avoid);
+            } else if below_one[s] {
+                class[s] = INFINITE;
+                strategy[s] = offset(g, s, via[s]);
             }
         }
     }

@@ -9,7 +9,7 @@
 //! and the end-component refinement, which repeat a linear pass until nothing changes
 //! (a few times on real models).
 
-use super::components::{components, Components};
+use super::components::components;
 use crate::form::Form;
 use crate::solve::Goal;
 
@@ -113,13 +113,6 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// In a game, the states of the player who wants `seed` reached (the maximiser of a
-    /// probability, the minimiser of a cost): `reacher` is that player's goal relative to
-    /// the first player's, `first`.
-    fn reaches(&self, first: Goal, reacher: Goal, s: usize) -> bool {
-        self.goal_at(first, s) == reacher
-    }
-
     /// In a game, where the first player's goal is `first`: the states of `seed`, and
     /// those of `through` from which the player whose goal is `reacher` reaches `seed`
     /// with positive probability, whatever the other does (some choice of the reacher's
@@ -131,7 +124,7 @@ impl<'a> Graph<'a> {
         first: Goal,
         reacher: Goal,
     ) -> Vec<bool> {
-        self.counting(seed, through, |s| self.reaches(first, reacher, s))
+        self.counting(seed, through, |s| self.goal_at(first, s) == reacher)
     }
 
     /// The states of `seed`, and those of `through` that reach it with positive
@@ -200,7 +193,7 @@ impl<'a> Graph<'a> {
                 .map(|s| {
                     if !z[s] || seed[s] {
                         0
-                    } else if self.reaches(first, reacher, s) {
+                    } else if self.goal_at(first, s) == reacher {
                         1
                     } else if m.choices_of(s).all(|c| good(c, &z)) {
                         (m.choices[s + 1] - m.choices[s]) as u32
@@ -236,23 +229,6 @@ impl<'a> Graph<'a> {
             }
             z = y;
         }
-    }
-
-    /// The strongly connected components of the states in `within`, over the
-    /// transitions of every choice that stay in it; each component leads only to earlier
-    /// ones (the sinks come first).
-    pub fn components_within(&self, within: &[bool]) -> Components {
-        let m = self.m;
-        let roots = (0..self.states() as u32).filter(|&s| within[s as usize]);
-        components(self.states(), roots, |v, out| {
-            for c in m.choices_of(v as usize) {
-                out.extend(
-                    m.to[m.transitions_of(c)]
-                        .iter()
-                        .filter(|&&t| within[t as usize]),
-                );
-            }
-        })
     }
 
     pub fn states(&self) -> usize {
@@ -360,34 +336,22 @@ impl<'a> Graph<'a> {
             }
         }
         // Predecessors among the candidates: (choice, its state's local index).
+        let inside = |t: usize| {
+            self.preds(t).iter().filter_map(|&c| {
+                let l = local[self.owner[c as usize] as usize];
+                (l != NONE).then_some((c, l))
+            })
+        };
         let mut start = vec![0usize; k + 1];
         for (i, &t) in open_states.iter().enumerate() {
-            start[i + 1] = start[i]
-                + self
-                    .preds(t as usize)
-                    .iter()
-                    .filter(|&&c| local[self.owner[c as usize] as usize] != NONE)
-                    .count();
+            start[i + 1] = start[i] + inside(t as usize).count();
         }
         let mut inner: Vec<(u32, u32)> = Vec::with_capacity(start[k]);
         for &t in &open_states {
-            for &c in self.preds(t as usize) {
-                let l = local[self.owner[c as usize] as usize];
-                if l != NONE {
-                    inner.push((c, l));
-                }
-            }
+            inner.extend(inside(t as usize));
         }
         // The choices of candidates that move into `seed`: every round starts from them.
-        let mut first: Vec<(u32, u32)> = Vec::new();
-        for t in (0..n).filter(|&t| seed[t]) {
-            for &c in self.preds(t) {
-                let l = local[self.owner[c as usize] as usize];
-                if l != NONE {
-                    first.push((c, l));
-                }
-            }
-        }
+        let mut first: Vec<(u32, u32)> = (0..n).filter(|&t| seed[t]).flat_map(inside).collect();
         // Good choices left to each candidate; a candidate without one is dropped, and
         // every choice into a dropped state turns bad, which may drop more at once.
         let mut good: Vec<u32> = open_states

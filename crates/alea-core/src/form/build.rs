@@ -12,7 +12,7 @@ use num_bigint::BigInt;
 use rustc_hash::FxHashMap;
 
 use super::{ExactProbs, Form};
-use crate::analysis::components::components;
+use crate::analysis::components::components_within;
 use crate::error::{Error, Result};
 use crate::model::{Edge, Expansion, Kind, Model, Pick};
 use crate::numeric::value::Exact;
@@ -41,25 +41,10 @@ impl Game {
 
     /// Whether some state can come back to itself (a terminal's own loop aside).
     pub fn cyclic(&self) -> bool {
-        let f = &self.form;
-        let open = |s: usize| self.kind[s] != Kind::Terminal;
-        let comps = components(
-            self.states(),
-            (0..self.states() as u32).filter(|&s| open(s as usize)),
-            |v, out| {
-                for c in f.choices_of(v as usize) {
-                    out.extend(
-                        f.to[f.transitions_of(c)]
-                            .iter()
-                            .filter(|&&t| open(t as usize)),
-                    );
-                }
-            },
-        );
+        let open: Vec<bool> = self.kind.iter().map(|&k| k != Kind::Terminal).collect();
+        let comps = components_within(&self.form, &open);
         (0..comps.count()).any(|k| match *comps.get(k) {
-            [s] => f
-                .choices_of(s as usize)
-                .any(|c| f.to[f.transitions_of(c)].contains(&s)),
+            [s] => self.form.loops(s as usize),
             _ => true,
         })
     }
@@ -190,14 +175,7 @@ impl Builder {
     /// a choice without successors, or weights that add up past `i64::MAX`.
     pub fn push(&mut self, node: Node<'_>, name: impl Fn() -> String) -> Result<()> {
         let state = self.len() as u32;
-        let none = || Error::NoSuccessors {
-            state: name(),
-            kind: if node.kind == Kind::Chance {
-                "chance"
-            } else {
-                "choice"
-            },
-        };
+        let none = || Error::no_successors(name(), node.kind);
         match node.kind {
             Kind::Terminal => {
                 self.transition(state, 1, 1);

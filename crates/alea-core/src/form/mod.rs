@@ -12,7 +12,7 @@ pub mod build;
 pub mod explore;
 
 use crate::error::{Error, Result};
-use crate::numeric::value::Exact;
+use crate::numeric::value::{Exact, Value};
 
 pub use build::{Builder, Node};
 pub use explore::{explore, Explored};
@@ -50,31 +50,23 @@ pub struct ExactProbs {
 /// vector may be empty (no such rewards); otherwise `state` has one entry per state and
 /// `choice` one per choice.
 #[derive(Clone, Debug, Default)]
-pub struct Rewards {
-    pub state: Vec<f64>,
-    pub choice: Vec<f64>,
+pub struct Rewards<T = f64> {
+    pub state: Vec<T>,
+    pub choice: Vec<T>,
 }
 
-impl Rewards {
+/// Rewards in exact rationals.
+pub type ExactRewards = Rewards<Exact>;
+
+impl<T: Value> Rewards<T> {
     /// The reward of taking choice `c` in state `s`: the state's and the choice's.
     #[inline]
-    pub fn of(&self, s: usize, c: usize) -> f64 {
-        self.state.get(s).copied().unwrap_or(0.0) + self.choice.get(c).copied().unwrap_or(0.0)
-    }
-}
-
-/// Rewards in exact rationals, as [`Rewards`].
-#[derive(Clone, Debug, Default)]
-pub struct ExactRewards {
-    pub state: Vec<Exact>,
-    pub choice: Vec<Exact>,
-}
-
-impl ExactRewards {
-    /// As [`Rewards::of`].
-    pub fn of(&self, s: usize, c: usize) -> Exact {
-        let zero = Exact::default();
-        self.state.get(s).unwrap_or(&zero) + self.choice.get(c).unwrap_or(&zero)
+    pub fn of(&self, s: usize, c: usize) -> T {
+        let zero = T::zero();
+        self.state
+            .get(s)
+            .unwrap_or(&zero)
+            .add(self.choice.get(c).unwrap_or(&zero))
     }
 }
 
@@ -101,6 +93,13 @@ impl Form {
     #[inline]
     pub fn transitions_of(&self, c: usize) -> std::ops::Range<usize> {
         self.row[c]..self.row[c + 1]
+    }
+
+    /// Whether a choice of state `s` may move back to `s`.
+    pub fn loops(&self, s: usize) -> bool {
+        let s32 = s as u32;
+        self.choices_of(s)
+            .any(|c| self.to[self.transitions_of(c)].contains(&s32))
     }
 
     /// The exact probabilities, or the error that says the model has none.

@@ -145,6 +145,12 @@ impl<T: Field> Rows<T> {
         self.start.windows(2).map(|w| &self.entries[w[0]..w[1]])
     }
 
+    /// No rows at all, the memory kept.
+    pub fn clear(&mut self) {
+        self.start.truncate(1);
+        self.entries.clear();
+    }
+
     /// Adds `a` in column `j` to the row being written.
     pub fn push(&mut self, j: u32, a: T) {
         self.entries.push((j, a));
@@ -240,7 +246,7 @@ pub(crate) fn solve<T: Field>(
 /// [`solve`] for `K` right-hand sides at once: the eliminations, which cost nearly all
 /// the time, are shared.
 pub(crate) fn solve_many<T: Field, const K: usize>(
-    rows: Rows<T>,
+    mut rows: Rows<T>,
     b: Vec<[T; K]>,
     escape: Option<Vec<T>>,
     budget: usize,
@@ -249,7 +255,7 @@ pub(crate) fn solve_many<T: Field, const K: usize>(
     let n = rows.len();
     let (finished, cuts) = rows.search_order()?;
     if through_cuts_fit::<T>(n, rows.held() as u64, cuts, None) {
-        through_cuts(&rows, b, escape, &finished, cuts, work)
+        through_cuts(&mut rows, b, escape, &finished, cuts, work)
     } else {
         markowitz(rows, b, escape, budget, work)
     }
@@ -445,12 +451,33 @@ pub(crate) fn through_cuts_fit<T: Field>(
             <= DENSE_BYTES
 }
 
+/// A system's rows as [`through_cuts`] reads them: each row once, entry by entry, as a
+/// [`Rows`] holds it (ascending by column, no column twice).
+pub(crate) trait RowSource<T> {
+    fn len(&self) -> usize;
+    /// Calls `f` on each entry of row `i`: its column and coefficient.
+    fn each(&mut self, i: usize, f: impl FnMut(u32, &T));
+}
+
+impl<T: Field> RowSource<T> for Rows<T> {
+    fn len(&self) -> usize {
+        Rows::len(self)
+    }
+
+    fn each(&mut self, i: usize, mut f: impl FnMut(u32, &T)) {
+        for (j, a) in self.row(i) {
+            f(*j, a);
+        }
+    }
+}
+
 /// [`solve_many`] in the search's order (see [`search_order`]), each row kept as its
 /// coefficients on the `cuts` cut states, in one dense vector: each state's vector is
 /// gathered from its successors' (which come before it, or are cut), and the cut states'
-/// own system, dense and small, is eliminated last.
+/// own system, dense and small, is eliminated last. The rows are read as they are
+/// needed, so a caller may compute them rather than store them.
 pub(crate) fn through_cuts<T: Field, const K: usize>(
-    rows: &Rows<T>,
+    rows: &mut impl RowSource<T>,
     mut b: Vec<[T; K]>,
     mut escape: Option<Vec<T>>,
     order: &[u32],
@@ -472,25 +499,28 @@ pub(crate) fn through_cuts<T: Field, const K: usize>(
     // finished before it in the search, so was eliminated already (its row holds the cut
     // states' columns alone). A state that is not cut is then eliminated: only its own
     // loop, if any, is left to divide by.
+    let per_update = (k / T::DENSE_PER_UNIT) as u64 + 1;
     for &u in order {
         let u = u as usize;
-        let mut own = None;
-        for (j, a) in rows.row(u) {
-            let j = *j as usize;
+        let mut own: Option<T> = None;
+        let mut updates = 0;
+        rows.each(u, |j, a| {
+            let j = j as usize;
             match cut_of[j] {
                 c if c != u32::MAX => row[c as usize].add(a.clone()),
-                _ if j == u => own = Some(a),
+                _ if j == u => own = Some(a.clone()),
                 _ => {
-                    *work = work.checked_sub((k / T::DENSE_PER_UNIT) as u64 + 1)?;
+                    updates += 1;
                     for (x, r) in row.iter_mut().zip(&dense[j * k..(j + 1) * k]) {
                         x.add(a.times(r));
                     }
                     add_scaled(&mut b, &mut escape, u, j, a);
                 }
             }
-        }
+        });
+        *work = work.checked_sub(updates * per_update)?;
         if let Some(a) = own {
-            let inv = pivot(&mut escape, u, row.iter(), a)?;
+            let inv = pivot(&mut escape, u, row.iter(), &a)?;
             for a in &mut row {
                 a.scale(&inv);
             }
@@ -702,18 +732,18 @@ mod tests {
     #[test]
     fn both_orders_solve_alike() {
         for seed in 0..60 {
-            let (rows, b, escape) = system(seed, 2 + seed as usize % 40);
+            let (mut rows, b, escape) = system(seed, 2 + seed as usize % 40);
             let wrap = |b: &[Exact]| b.iter().map(|x| [x.clone()]).collect::<Vec<_>>();
             let (order, cuts) = rows.search_order().expect("not refused");
-            let dense = through_cuts(&rows, wrap(&b), None, &order, cuts, &mut { u64::MAX });
+            let dense = through_cuts(&mut rows, wrap(&b), None, &order, cuts, &mut { u64::MAX });
             let sparse = markowitz(rows.clone(), wrap(&b), None, usize::MAX, &mut { u64::MAX });
             assert_eq!(dense, sparse, "seed {seed}");
             // In f64, without a subtraction in the pivots: within rounding of the exact.
             let f = |x: &Exact| crate::numeric::value::Value::to_f64(x);
-            let rows_f: Rows<f64> = rows.map(|a| Some(f(a))).expect("every coefficient maps");
+            let mut rows_f: Rows<f64> = rows.map(|a| Some(f(a))).expect("every coefficient maps");
             let b_f: Vec<[f64; 1]> = b.iter().map(|x| [f(x)]).collect();
             let escape_f: Vec<f64> = escape.iter().map(f).collect();
-            let x = through_cuts(&rows_f, b_f, Some(escape_f), &order, cuts, &mut {
+            let x = through_cuts(&mut rows_f, b_f, Some(escape_f), &order, cuts, &mut {
                 u64::MAX
             })
             .expect("the chain leaves");

@@ -42,7 +42,7 @@ use num_traits::{One, Signed, Zero};
 use super::interval;
 use super::setup::{Kind, Setup, INFINITE, ONE, TARGET, ZERO};
 use super::{ExactAnswer, Goal};
-use crate::analysis::components::components;
+use crate::analysis::components::{components, components_within};
 use crate::analysis::graph::{Graph, NONE};
 use crate::error::{Error, Result};
 use crate::form::{ExactProbs, Form};
@@ -171,37 +171,21 @@ pub(crate) fn solve(g: &Graph, ex: &ExactProbs, job: &Job) -> Result<ExactAnswer
         if g.markov {
             break;
         }
+        let better =
+            |only, sel: &mut [u32]| improve(g, ex, setup, only, &pending, rew, &value, sel);
         if !setup.game {
-            if !improve(g, ex, setup, None, &pending, rew, &value, &mut sel) {
+            if !better(None, &mut sel) {
                 break;
             }
             continue;
         }
-        if improve(
-            g,
-            ex,
-            setup,
-            Some(Goal::Min),
-            &pending,
-            rew,
-            &value,
-            &mut sel,
-        ) {
+        if better(Some(Goal::Min), &mut sel) {
             continue;
         }
         if setup.kind == Kind::Until && keep_from_payoffs(g, setup, &pending, &value, &mut sel) {
             continue;
         }
-        if !improve(
-            g,
-            ex,
-            setup,
-            Some(Goal::Max),
-            &pending,
-            rew,
-            &value,
-            &mut sel,
-        ) {
+        if !better(Some(Goal::Max), &mut sel) {
             break;
         }
     }
@@ -352,7 +336,7 @@ fn settle_alone(
 ) -> Vec<bool> {
     let m = g.m;
     let mut pending = setup.unknown();
-    let comps = g.components_within(&pending);
+    let comps = components_within(m, &pending);
     // Components lead only to earlier ones: the sinks come first.
     for k in 0..comps.count() {
         let [s] = *comps.get(k) else {

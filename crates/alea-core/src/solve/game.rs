@@ -181,7 +181,9 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
         shift: 0,
         signed: false,
         target: terminal.clone(),
-        values: Vec::new(),
+        values: (0..n)
+            .map(|s| if terminal[s] { sign(game.reward[s]) } else { 0 })
+            .collect(),
         top: Vec::new(),
         rew: Vec::new(),
     };
@@ -214,9 +216,6 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
                     .collect();
             } else {
                 posed.target = nonzero;
-                posed.values = (0..n)
-                    .map(|s| if terminal[s] { sign(game.reward[s]) } else { 0 })
-                    .collect();
             }
             let best = (0..n)
                 .filter(|&s| posed.target[s])
@@ -235,9 +234,6 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
                 }
                 posed.signed = true;
             }
-            posed.values = (0..n)
-                .map(|s| if terminal[s] { sign(game.reward[s]) } else { 0 })
-                .collect();
             posed.rew = (0..form.choice_count())
                 .map(|c| {
                     let s = g.owner[c] as usize;

@@ -13,7 +13,8 @@
 use super::interval::{Solver, COLLAPSED, TANGLED};
 use super::Goal;
 use crate::analysis::graph::NONE;
-use crate::numeric::elim::{self, Rows};
+use crate::form::Form;
+use crate::numeric::elim::{self, RowSource, Rows};
 use crate::numeric::round::margin;
 
 /// Strategy evaluations tried before the last one's values are taken as they are.
@@ -173,7 +174,7 @@ impl Solver<'_> {
         (out > 0.0).then(|| sum / out)
     }
 
-    fn for_members(&self, node: u32, mut f: impl FnMut(u32)) {
+    pub(super) fn for_members(&self, node: u32, mut f: impl FnMut(u32)) {
         if node & COLLAPSED == 0 {
             f(node & !TANGLED);
         } else {
@@ -217,7 +218,7 @@ impl Solver<'_> {
     /// The goal at a node: its state's player's (a collapsed end component, found in a
     /// decision process only, has the one player's).
     fn goal_of(&self, node: u32) -> Goal {
-        self.goal_at(self.first(node) as usize)
+        self.sides.at(self.first(node) as usize)
     }
 
     /// Strategy iteration, `work` counting down the coefficients that the eliminations
@@ -411,8 +412,15 @@ impl Solver<'_> {
         (work, order): (&mut u64, Option<(Vec<u32>, usize)>),
     ) -> Option<(Vec<f64>, Vec<f64>)> {
         let m = self.m;
-        let held = sel.iter().map(|&c| m.transitions_of(c).len()).sum();
-        let mut rows: Rows<f64> = Rows::with_capacity(nodes.len(), held);
+        // Each row's right-hand sides and escape, and what it passes to the component's
+        // other nodes (its coefficients are divided by that).
+        let mut chain = Chain {
+            m,
+            local,
+            sel,
+            out: Vec::with_capacity(nodes.len()),
+            row: Rows::with_capacity(1, 16),
+        };
         let mut b: Vec<[f64; 2]> = Vec::with_capacity(nodes.len());
         let mut escape: Vec<f64> = Vec::with_capacity(nodes.len());
         for (i, &c) in sel.iter().enumerate() {
@@ -428,27 +436,71 @@ impl Solver<'_> {
                         constant += p * outside(x[j])?;
                         leaves += p;
                     }
-                    k => rows.push(k, p),
+                    _ => {}
                 }
                 out += p;
             }
             if out <= 0.0 {
                 return None;
             }
-            for e in rows.writing() {
-                e.1 /= out;
-            }
-            rows.end_row();
+            chain.out.push(out);
             b.push([constant / out, 1.0 / out]);
             escape.push(leaves / out);
         }
-        let held = rows.held();
-        let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
         let x = match order {
-            Some((order, cuts)) => elim::through_cuts(&rows, b, Some(escape), &order, cuts, work)?,
-            None => elim::solve_many(rows, b, Some(escape), budget, work)?,
+            // Through the cut states, each row is read once: computed from the form as
+            // it is needed rather than stored.
+            Some((order, cuts)) => {
+                elim::through_cuts(&mut chain, b, Some(escape), &order, cuts, work)?
+            }
+            None => {
+                let held = sel.iter().map(|&c| m.transitions_of(c).len()).sum();
+                let mut rows: Rows<f64> = Rows::with_capacity(nodes.len(), held);
+                for i in 0..sel.len() {
+                    chain.each(i, |k, &a| rows.push(k, a));
+                    rows.end_row();
+                }
+                let held = rows.held();
+                let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
+                elim::solve_many(rows, b, Some(escape), budget, work)?
+            }
         };
         Some(x.into_iter().map(|[v, w]| (v, w)).unzip())
+    }
+}
+
+/// The rows of a chain's system, computed from the form: node `i` of the component takes
+/// choice `sel[i]`, and passes to another node `k` of it the probability of going there
+/// over `out[i]`, its probability of going to any other node or leaving.
+struct Chain<'a> {
+    m: &'a Form,
+    local: &'a [u32],
+    sel: &'a [usize],
+    out: Vec<f64>,
+    /// The row being read, sorted and merged as a stored row is: the same sums in the
+    /// same order, so the same guess to the last bit.
+    row: Rows<f64>,
+}
+
+impl RowSource<f64> for Chain<'_> {
+    fn len(&self) -> usize {
+        self.sel.len()
+    }
+
+    fn each(&mut self, i: usize, mut f: impl FnMut(u32, &f64)) {
+        let m = self.m;
+        let row = &mut self.row;
+        row.clear();
+        for t in m.transitions_of(self.sel[i]) {
+            match self.local[m.to[t] as usize] {
+                k if k == i as u32 || k == NONE => {}
+                k => row.push(k, m.prob[t] / self.out[i]),
+            }
+        }
+        row.end_row();
+        for (k, a) in row.row(0) {
+            f(*k, a);
+        }
     }
 }
 

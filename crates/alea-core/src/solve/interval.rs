@@ -82,7 +82,8 @@ use rayon::prelude::*;
 
 use super::guess::Attempt;
 use super::setup::{Kind, Setup, INFINITE, ONE, TARGET, UNKNOWN, ZERO};
-use super::{Answer, Goal};
+use super::{Answer, Goal, Sides};
+use crate::analysis::components::components_within;
 use crate::analysis::graph::{EndComponents, Graph, NONE};
 use crate::error::{Error, Result};
 use crate::form::Form;
@@ -232,18 +233,20 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
     let solver = Solver {
         m,
         g,
-        goal: setup.goal,
+        sides: Sides {
+            goal: setup.goal,
+            maximise,
+        },
         kind: setup.kind,
         rew,
         ecs,
         tol: 1.9 * clamp_precision(job.precision),
         top,
-        maximise,
         staying,
         strict: job.strict,
         stop: job.stop,
     };
-    let comps = g.components_within(&unknown);
+    let comps = components_within(m, &unknown);
     let mut comp_of = vec![NONE; n];
     for k in 0..comps.count() {
         for &s in comps.get(k) {
@@ -282,12 +285,7 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
         nodes.clear();
         for &s in comps.get(k) {
             match solver.ec_of(s) {
-                NONE => {
-                    let tangled = m
-                        .choices_of(s as usize)
-                        .any(|c| m.to[m.transitions_of(c)].contains(&s));
-                    nodes.push(if tangled { s | TANGLED } else { s });
-                }
+                NONE => nodes.push(if m.loops(s as usize) { s | TANGLED } else { s }),
                 e => {
                     if solver.members(e)[0] == s {
                         nodes.push(COLLAPSED | e);
@@ -533,8 +531,8 @@ enum Plan<'n> {
 pub(super) struct Solver<'a> {
     pub(super) m: &'a Form,
     pub(super) g: &'a Graph<'a>,
-    /// The goal of the player who chooses (of the first player, in a game).
-    pub(super) goal: Goal,
+    /// Who picks at each state.
+    pub(super) sides: Sides,
     kind: Kind,
     pub(super) rew: &'a [f64],
     ecs: Option<EndComponents>,
@@ -543,8 +541,6 @@ pub(super) struct Solver<'a> {
     tol: f64,
     /// The greatest value of a probability's target.
     top: f64,
-    /// In a game: whether each state's player maximises (empty otherwise).
-    maximise: Vec<bool>,
     /// In a game: the players together could stay forever among the open states.
     staying: bool,
     /// The precision must be met (see [`Job::strict`]).
@@ -638,21 +634,11 @@ impl Solver<'_> {
         }
     }
 
-    /// The goal at state `s`: its player's.
-    #[inline(always)]
-    pub(super) fn goal_at(&self, s: usize) -> Goal {
-        match self.maximise.get(s) {
-            Some(true) => Goal::Max,
-            Some(false) => Goal::Min,
-            None => self.goal,
-        }
-    }
-
     /// The better of two bounds pairs for the goal at state `s` (each bound on its own:
     /// the best of lower bounds is a lower bound on the best).
     #[inline(always)]
     fn pick(&self, s: usize, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
-        best.map_or(v, |b| self.goal_at(s).best_of(b, v))
+        best.map_or(v, |b| self.sides.at(s).best_of(b, v))
     }
 
     /// Bounds on a node's value from the others' bounds.
@@ -693,7 +679,7 @@ impl Solver<'_> {
         let max = match MODE {
             MAXIMISE => true,
             MINIMISE => false,
-            _ => self.maximise[s],
+            _ => self.sides.maximise[s],
         };
         let init = if max {
             f64::NEG_INFINITY
@@ -729,13 +715,7 @@ impl Solver<'_> {
 
     #[inline(always)]
     fn write(&self, node: u32, x: &mut [[f64; 2]], v: [f64; 2]) {
-        if node & COLLAPSED == 0 {
-            x[(node & !TANGLED) as usize] = v;
-        } else {
-            for &s in self.members(node & !COLLAPSED) {
-                x[s as usize] = v;
-            }
-        }
+        self.for_members(node, |s| x[s as usize] = v);
     }
 
     /// A component of one node: its exits are final, so one step solves it.
@@ -788,9 +768,9 @@ impl Solver<'_> {
     /// alternating directions).
     fn sweep<const R: bool>(&self, plan: &mut Plan, x: &mut [[f64; 2]], verify: Verify) -> Sweep {
         let Verify { lo, hi } = verify;
-        let mode = if !self.maximise.is_empty() {
+        let mode = if !self.sides.maximise.is_empty() {
             EACH
-        } else if self.goal == Goal::Max {
+        } else if self.sides.goal == Goal::Max {
             MAXIMISE
         } else {
             MINIMISE
@@ -1060,14 +1040,8 @@ impl Solver<'_> {
                 return Ok(st.worst <= self.tol);
             }
             if let Some(needed) = pace.due(*done, st.worst / self.tol, settle.enough) {
-                match self.certify::<false>(
-                    nodes,
-                    &mut plan,
-                    x,
-                    local,
-                    (settle.enough, Attempt::Paced(needed)),
-                    done,
-                ) {
+                let paced = (settle.enough, Attempt::Paced(needed));
+                match self.certify::<false>(nodes, &mut plan, x, local, paced, done) {
                     Held::Within => pace.stop(),
                     // As close as rounding lets the bounds come: the caller may yet solve
                     // the component exactly.
@@ -1094,13 +1068,10 @@ impl Solver<'_> {
     ) -> Result<bool> {
         let mut settle = Settle::new(upstream);
         let mut plan = self.plan(nodes);
-        let inside: Vec<bool> = {
-            let mut inside = vec![false; self.g.states()];
-            for &v in nodes {
-                inside[self.first(v) as usize] = true;
-            }
-            inside
-        };
+        let mut inside = vec![false; self.g.states()];
+        for &v in nodes {
+            inside[self.first(v) as usize] = true;
+        }
         let may_stay = self.g.end_components(&inside, |_| true).is_some();
         while *done < MAX_SWEEPS {
             self.stop.check()?;
@@ -1130,7 +1101,7 @@ impl Solver<'_> {
         let m = self.m;
         let best_for_lo = |c: usize| {
             let s = self.g.owner[c] as usize;
-            if self.goal_at(s) == Goal::Max {
+            if self.sides.at(s) == Goal::Max {
                 return true;
             }
             let lo = |c: usize| {
@@ -1150,7 +1121,7 @@ impl Solver<'_> {
             let mut exit: f64 = 0.0;
             for &s in members {
                 let s = s as usize;
-                if self.goal_at(s) != Goal::Max {
+                if self.sides.at(s) != Goal::Max {
                     continue;
                 }
                 for c in m.choices_of(s) {
@@ -1218,14 +1189,8 @@ impl Solver<'_> {
             // The pace of the lower bounds: how fast their rises shrink (a relative rise
             // would shrink while the bounds grow, fast as they may still have far to go).
             if let Some(needed) = pace.due(*done, st.rise, settled * st.top.max(1.0)) {
-                match self.certify::<true>(
-                    nodes,
-                    &mut plan,
-                    x,
-                    local,
-                    (settle.enough, Attempt::Paced(needed)),
-                    done,
-                ) {
+                let paced = (settle.enough, Attempt::Paced(needed));
+                match self.certify::<true>(nodes, &mut plan, x, local, paced, done) {
                     Held::Within => {
                         certified = true;
                         continue;
@@ -1367,7 +1332,7 @@ impl Solver<'_> {
                 };
                 if let Some(v) = v {
                     let v = mid(v);
-                    let goal = self.goal_at(self.g.owner[c] as usize);
+                    let goal = self.sides.at(self.g.owner[c] as usize);
                     if best.is_none_or(|(b, _)| goal.better(v, b)) {
                         best = Some((v, c));
                     }
@@ -1386,36 +1351,24 @@ impl Solver<'_> {
         let Some(ecs) = &self.ecs else {
             return strategy;
         };
-        let mut stack: Vec<u32> = Vec::new();
+        let offset = |c: usize| (c - m.choices[self.g.owner[c] as usize]) as u32;
+        let mut exits = vec![false; self.g.states()];
         for e in 0..ecs.count() as u32 {
-            let members = ecs.get(e);
-            let mut all = members.iter().flat_map(|&s| m.choices_of(s as usize));
-            let Some((_, exit)) = best_of(&mut all, &|t| ecs.of[t as usize] == e) else {
-                continue;
-            };
-            for &s in members {
-                strategy[s as usize] = NONE;
-            }
-            let s0 = self.g.owner[exit];
-            strategy[s0 as usize] = (exit - m.choices[s0 as usize]) as u32;
-            stack.push(s0);
-            while let Some(t) = stack.pop() {
-                for &c in self.g.preds(t as usize) {
-                    let s = self.g.owner[c as usize] as usize;
-                    if ecs.of[s] == e && strategy[s] == NONE && self.internal(c as usize, e) {
-                        strategy[s] = (c as usize - m.choices[s]) as u32;
-                        stack.push(s as u32);
-                    }
-                }
-            }
-            // The component is strongly connected by its own choices, so the search finds
-            // every state; this only guards the output.
-            for &s in members {
-                if strategy[s as usize] == NONE {
+            let mut all = ecs.get(e).iter().flat_map(|&s| m.choices_of(s as usize));
+            if let Some((_, exit)) = best_of(&mut all, &|t| ecs.of[t as usize] == e) {
+                for &s in ecs.get(e) {
                     strategy[s as usize] = 0;
                 }
+                exits[self.g.owner[exit] as usize] = true;
+                strategy[self.g.owner[exit] as usize] = offset(exit);
             }
         }
+        let inside: Vec<bool> = ecs.of.iter().map(|&e| e != NONE).collect();
+        let internal =
+            |c: u32| self.internal(c as usize, ecs.of[self.g.owner[c as usize] as usize]);
+        self.g.exists_reach_by(&exits, &inside, internal, |s, c| {
+            strategy[s] = offset(c as usize)
+        });
         strategy
     }
 }

@@ -183,7 +183,7 @@ impl Sides {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn at(&self, s: usize) -> Goal {
         match self.maximise.get(s) {
             Some(true) => Goal::Max,

@@ -456,9 +456,8 @@ impl Solver<'_> {
             None => {
                 let held = sel.iter().map(|&c| m.transitions_of(c).len()).sum();
                 let mut rows: Rows<f64> = Rows::with_capacity(nodes.len(), held);
-                for i in 0..sel.len() {
-                    chain.each(i, |k, &a| rows.push(k, a));
-                    rows.end_row();
+                for (i, &c) in sel.iter().enumerate() {
+                    chain_row(m, local, (c, i as u32, chain.out[i]), &mut rows);
                 }
                 let held = rows.held();
                 let budget = (held * FILL + FILL_BASE).max((*work as usize).min(FILL_MOST));
@@ -488,20 +487,25 @@ impl RowSource<f64> for Chain<'_> {
     }
 
     fn each(&mut self, i: usize, mut f: impl FnMut(u32, &f64)) {
-        let m = self.m;
-        let row = &mut self.row;
-        row.clear();
-        for t in m.transitions_of(self.sel[i]) {
-            match self.local[m.to[t] as usize] {
-                k if k == i as u32 || k == NONE => {}
-                k => row.push(k, m.prob[t] / self.out[i]),
-            }
-        }
-        row.end_row();
-        for (k, a) in row.row(0) {
+        self.row.clear();
+        let row = (self.sel[i], i as u32, self.out[i]);
+        chain_row(self.m, self.local, row, &mut self.row);
+        for (k, a) in self.row.row(0) {
             f(*k, a);
         }
     }
+}
+
+/// Adds to `rows` the row of node `i` taking choice `c`, whose probability of going to
+/// another node or leaving is `out`.
+fn chain_row(m: &Form, local: &[u32], (c, i, out): (usize, u32, f64), rows: &mut Rows<f64>) {
+    for t in m.transitions_of(c) {
+        match local[m.to[t] as usize] {
+            k if k == i || k == NONE => {}
+            k => rows.push(k, m.prob[t] / out),
+        }
+    }
+    rows.end_row();
 }
 
 /// The value a guess takes for a state outside the component (final bounds): their

@@ -1351,24 +1351,36 @@ impl Solver<'_> {
         let Some(ecs) = &self.ecs else {
             return strategy;
         };
-        let offset = |c: usize| (c - m.choices[self.g.owner[c] as usize]) as u32;
-        let mut exits = vec![false; self.g.states()];
+        let mut stack: Vec<u32> = Vec::new();
         for e in 0..ecs.count() as u32 {
-            let mut all = ecs.get(e).iter().flat_map(|&s| m.choices_of(s as usize));
-            if let Some((_, exit)) = best_of(&mut all, &|t| ecs.of[t as usize] == e) {
-                for &s in ecs.get(e) {
+            let members = ecs.get(e);
+            let mut all = members.iter().flat_map(|&s| m.choices_of(s as usize));
+            let Some((_, exit)) = best_of(&mut all, &|t| ecs.of[t as usize] == e) else {
+                continue;
+            };
+            for &s in members {
+                strategy[s as usize] = NONE;
+            }
+            let s0 = self.g.owner[exit];
+            strategy[s0 as usize] = (exit - m.choices[s0 as usize]) as u32;
+            stack.push(s0);
+            while let Some(t) = stack.pop() {
+                for &c in self.g.preds(t as usize) {
+                    let s = self.g.owner[c as usize] as usize;
+                    if ecs.of[s] == e && strategy[s] == NONE && self.internal(c as usize, e) {
+                        strategy[s] = (c as usize - m.choices[s]) as u32;
+                        stack.push(s as u32);
+                    }
+                }
+            }
+            // The component is strongly connected by its own choices, so the search finds
+            // every state; this only guards the output.
+            for &s in members {
+                if strategy[s as usize] == NONE {
                     strategy[s as usize] = 0;
                 }
-                exits[self.g.owner[exit] as usize] = true;
-                strategy[self.g.owner[exit] as usize] = offset(exit);
             }
         }
-        let inside: Vec<bool> = ecs.of.iter().map(|&e| e != NONE).collect();
-        let internal =
-            |c: u32| self.internal(c as usize, ecs.of[self.g.owner[c as usize] as usize]);
-        self.g.exists_reach_by(&exits, &inside, internal, |s, c| {
-            strategy[s] = offset(c as usize)
-        });
         strategy
     }
 }

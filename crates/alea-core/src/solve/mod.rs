@@ -328,14 +328,8 @@ pub fn bounded_until_exact(
 ) -> Result<ExactAnswer> {
     let ex = m.exact_probs()?;
     let g = checked(m, &[("stay", stay), ("target", target)]);
-    Ok(bounded::until_exact(
-        &g,
-        ex,
-        &Sides::new(&g, goal),
-        stay,
-        target,
-        k,
-    ))
+    let sides = Sides::new(&g, goal);
+    Ok(bounded::until_exact(&g, ex, &sides, stay, target, k))
 }
 
 /// The expected reward gathered until `target` is reached (a state's and a choice's
@@ -389,13 +383,8 @@ pub fn cumulative_reward_exact(
     let ex = m.exact_probs()?;
     let g = checked(m, &[]);
     let rew = rewards_exact(&g, rewards);
-    Ok(bounded::cumulative_exact(
-        &g,
-        ex,
-        &Sides::new(&g, goal),
-        &rew,
-        k,
-    ))
+    let sides = Sides::new(&g, goal);
+    Ok(bounded::cumulative_exact(&g, ex, &sides, &rew, k))
 }
 
 /// The value of each choice of state `s` given every state's value: its reward (the

@@ -157,10 +157,7 @@ impl Cluster {
                 }
             }
         }
-        match first_error {
-            Some(e) => Err(e),
-            None => Ok(out),
-        }
+        first_error.map_or(Ok(out), Err)
     }
 
     /// What a worker's panic means: a peer lost (the network threads said which), or a

@@ -485,8 +485,7 @@ pub fn until(
     let mut x = vec![0.0; 2 * g.topo.len()];
     for s in 0..n {
         if target[s] || sure[s] {
-            x[2 * s] = 1.0;
-            x[2 * s + 1] = 1.0;
+            x[2 * s..2 * s + 2].fill(1.0);
         } else if through[s] && reaches[s] {
             class[s] = OPEN;
             x[2 * s + 1] = 1.0;
@@ -534,8 +533,7 @@ pub fn reach_reward(
                 class[s] = OPEN;
             } else {
                 class[s] = INFINITE;
-                x[2 * s] = f64::INFINITY;
-                x[2 * s + 1] = f64::INFINITY;
+                x[2 * s..2 * s + 2].fill(f64::INFINITY);
             }
         }
     }
@@ -727,27 +725,21 @@ fn bounds(
     sweeps: u64,
 ) -> Bounds {
     let n = g.topo.n;
-    let mut out = Bounds {
-        lo: Vec::with_capacity(n),
-        hi: Vec::with_capacity(n),
-        class,
-        error_bound: 0.0,
-        sweeps,
-    };
-    for s in 0..n {
-        out.lo.push(x[2 * s]);
-        out.hi.push(x[2 * s + 1]);
-    }
-    let mine = (0..n)
-        .filter(|&s| out.class[s] == OPEN)
-        .map(|s| midpoint(out.lo[s], out.hi[s]).1)
+    let worst = (0..n)
+        .filter(|&s| class[s] == OPEN)
+        .map(|s| midpoint(x[2 * s], x[2 * s + 1]).1)
         .fold(0.0, f64::max);
     let mine = Summary {
-        worst: mine,
+        worst,
         ..Summary::default()
     };
-    out.error_bound = combine(&g.summaries.all(worker, mine)).worst;
-    out
+    Bounds {
+        lo: (0..n).map(|s| x[2 * s]).collect(),
+        hi: (0..n).map(|s| x[2 * s + 1]).collect(),
+        class,
+        error_bound: combine(&g.summaries.all(worker, mine)).worst,
+        sweeps,
+    }
 }
 
 /// Where a guess of the upper bounds stands: guessed just above the lower bounds once
@@ -878,8 +870,7 @@ pub fn bounded(
     let mut x = vec![0.0; 2 * len];
     for s in 0..n {
         if let Some(v) = fixed[s] {
-            x[2 * s] = v;
-            x[2 * s + 1] = v;
+            x[2 * s..2 * s + 2].fill(v);
         }
     }
     let rewards = q.rewards;
@@ -896,8 +887,7 @@ pub fn bounded(
         let t = &g.topo;
         for s in 0..n {
             if let Some(v) = fixed[s] {
-                next[2 * s] = v;
-                next[2 * s + 1] = v;
+                next[2 * s..2 * s + 2].fill(v);
                 continue;
             }
             let [l, h] = best_bounds(t, s, goal, &base, &x);

@@ -83,7 +83,7 @@ pub(crate) fn node_value<'a, S: PartialEq, V: Value>(
     match kind {
         Kind::Terminal => unreachable!("handled above"),
         Kind::Chance | Kind::Choice(Pick::Uniform) => {
-            let total_weight = total_weight(edges, &describe)?;
+            let total_weight = total_weight(edges.iter().map(|e| e.weight), &describe)?;
             let mut self_weight = 0;
             let mut sum = V::zero();
             for e in edges {
@@ -135,10 +135,12 @@ pub(crate) fn node_value<'a, S: PartialEq, V: Value>(
 }
 
 /// The sum of the edge weights, checked to fit the `i64` that arithmetic backends take.
-pub(crate) fn total_weight<S>(edges: &[Edge<S>], describe: impl Fn() -> String) -> Result<u64> {
-    edges
-        .iter()
-        .try_fold(0u64, |sum, e| sum.checked_add(e.weight))
+pub(crate) fn total_weight(
+    mut weights: impl Iterator<Item = u64>,
+    describe: impl Fn() -> String,
+) -> Result<u64> {
+    weights
+        .try_fold(0u64, |sum, w| sum.checked_add(w))
         .filter(|&t| t <= i64::MAX as u64)
         .ok_or_else(|| Error::Weights(describe()))
 }

@@ -1,6 +1,8 @@
 //! Strongly connected components on node indices (Tarjan's algorithm with an explicit
 //! stack): the one implementation every solver and search of the engine uses.
 
+use std::ops::Range;
+
 use crate::form::Form;
 
 /// Strongly connected components, in the order they are completed: every component comes
@@ -27,50 +29,28 @@ impl Components {
 /// ones (the sinks come first).
 pub(crate) fn components_within(m: &Form, within: &[bool]) -> Components {
     let roots = (0..m.states() as u32).filter(|&s| within[s as usize]);
-    components(m.states(), roots, |v, out| {
-        for c in m.choices_of(v as usize) {
-            out.extend(
-                m.to[m.transitions_of(c)]
-                    .iter()
-                    .filter(|&&t| within[t as usize]),
-            );
-        }
-    })
+    // A state's choices are consecutive, and so are their transitions: one range.
+    let range = |v: u32| m.row[m.choices[v as usize]]..m.row[m.choices[v as usize + 1]];
+    let entry = |t: usize| match m.to[t] {
+        w if within[w as usize] => w,
+        _ => SKIP,
+    };
+    components(m.states(), roots, range, entry)
 }
 
 const UNSEEN: u32 = u32::MAX;
+/// An entry that names no successor.
+pub(crate) const SKIP: u32 = u32::MAX;
 
-/// Tarjan's bookkeeping.
-struct Tarjan {
-    index: Vec<u32>,
-    low: Vec<u32>,
-    on_stack: Vec<bool>,
-    stack: Vec<u32>,
-    counter: u32,
-    /// A frame is a node and the range of its successors in `arena` still to visit.
-    frames: Vec<(u32, usize, usize)>,
-    arena: Vec<u32>,
-}
-
-impl Tarjan {
-    fn enter(&mut self, v: u32, succ: &mut impl FnMut(u32, &mut Vec<u32>)) {
-        self.index[v as usize] = self.counter;
-        self.low[v as usize] = self.counter;
-        self.counter += 1;
-        self.on_stack[v as usize] = true;
-        self.stack.push(v);
-        let from = self.arena.len();
-        succ(v, &mut self.arena);
-        self.frames.push((v, from, self.arena.len()));
-    }
-}
-
-/// Tarjan's algorithm with an explicit stack, on nodes `0..n`, from `roots`; `succ(v,
-/// out)` appends `v`'s successors to `out`. Only nodes reachable from the roots appear.
+/// Tarjan's algorithm with an explicit stack, on nodes `0..n`, from `roots`: node `v`'s
+/// successors are `entry(t)` for each `t` in `range(v)`, those that are [`SKIP`] left
+/// out (read in place: no list of successors is copied). Only nodes reachable from the
+/// roots appear.
 pub(crate) fn components(
     n: usize,
     roots: impl IntoIterator<Item = u32>,
-    mut succ: impl FnMut(u32, &mut Vec<u32>),
+    range: impl Fn(u32) -> Range<usize>,
+    entry: impl Fn(usize) -> u32,
 ) -> Components {
     let mut t = Tarjan {
         index: vec![UNSEEN; n],
@@ -79,7 +59,6 @@ pub(crate) fn components(
         stack: Vec::new(),
         counter: 0,
         frames: Vec::new(),
-        arena: Vec::new(),
     };
     let mut out = Components {
         nodes: Vec::with_capacity(n),
@@ -89,21 +68,23 @@ pub(crate) fn components(
         if t.index[root as usize] != UNSEEN {
             continue;
         }
-        t.enter(root, &mut succ);
-        while let Some(&(v, next, end)) = t.frames.last() {
-            if next < end {
-                let w = t.arena[next];
-                t.frames.last_mut().expect("a frame is open").1 += 1;
+        t.enter(root, range(root));
+        while let Some((v, entries)) = t.frames.last_mut() {
+            let v = *v;
+            if let Some(e) = entries.next() {
+                let w = entry(e);
+                if w == SKIP {
+                    continue;
+                }
                 if t.index[w as usize] == UNSEEN {
-                    t.enter(w, &mut succ);
+                    t.enter(w, range(w));
                 } else if t.on_stack[w as usize] {
                     t.low[v as usize] = t.low[v as usize].min(t.index[w as usize]);
                 }
                 continue;
             }
-            let (_, from, _) = t.frames.pop().expect("a frame is open");
-            t.arena.truncate(from);
-            if let Some(&(parent, _, _)) = t.frames.last() {
+            t.frames.pop();
+            if let Some(&(parent, _)) = t.frames.last() {
                 t.low[parent as usize] = t.low[parent as usize].min(t.low[v as usize]);
             }
             if t.low[v as usize] == t.index[v as usize] {
@@ -122,6 +103,28 @@ pub(crate) fn components(
     out
 }
 
+/// Tarjan's bookkeeping.
+struct Tarjan {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    counter: u32,
+    /// A frame is a node and the entries of its successors still to visit.
+    frames: Vec<(u32, Range<usize>)>,
+}
+
+impl Tarjan {
+    fn enter(&mut self, v: u32, entries: Range<usize>) {
+        self.index[v as usize] = self.counter;
+        self.low[v as usize] = self.counter;
+        self.counter += 1;
+        self.on_stack[v as usize] = true;
+        self.stack.push(v);
+        self.frames.push((v, entries));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,8 +132,13 @@ mod tests {
     #[test]
     fn components_come_after_those_they_lead_to() {
         // 0 -> 1 <-> 2 -> 3, 3 -> 3
-        let edges: [&[u32]; 4] = [&[1], &[2], &[1, 3], &[3]];
-        let c = components(4, [0], |v, out| out.extend_from_slice(edges[v as usize]));
+        let (start, to) = ([0, 1, 2, 4, 5], [1, 2, 1, 3, 3]);
+        let c = components(
+            4,
+            [0],
+            |v| start[v as usize]..start[v as usize + 1],
+            |t| to[t],
+        );
         let order: Vec<Vec<u32>> = (0..c.count())
             .map(|i| {
                 let mut v = c.get(i).to_vec();

@@ -456,14 +456,10 @@ impl<'a> Graph<'a> {
                     left[s] += 1;
                 }
             }
-            if left[s] > 0 {
-                live[s] = true;
-            }
-        }
-        // A region state without a candidate choice is dead from the start: choices into
-        // it die with it.
-        for s in 0..n {
-            if region[s] && !live[s] {
+            // A region state without a candidate choice is dead from the start: choices
+            // into it die with it.
+            live[s] = left[s] > 0;
+            if !live[s] {
                 dead.push(s as u32);
             }
         }
@@ -489,14 +485,18 @@ impl<'a> Graph<'a> {
             if !live.contains(&true) {
                 return None;
             }
-            let roots = (0..n as u32).filter(|&s| live[s as usize]);
-            let sccs = components(n, roots, |v, out| {
-                for c in m.choices_of(v as usize) {
-                    if live_choice[c] {
-                        out.extend_from_slice(&m.to[m.transitions_of(c)]);
-                    }
+            // Each state's successors by its live choices, in one list.
+            let mut start = vec![0usize; n + 1];
+            let mut succ: Vec<u32> = Vec::new();
+            for s in 0..n {
+                for c in m.choices_of(s).filter(|&c| live_choice[c]) {
+                    succ.extend_from_slice(&m.to[m.transitions_of(c)]);
                 }
-            });
+                start[s + 1] = succ.len();
+            }
+            let roots = (0..n as u32).filter(|&s| live[s as usize]);
+            let range = |v: u32| start[v as usize]..start[v as usize + 1];
+            let sccs = components(n, roots, range, |t| succ[t]);
             for k in 0..sccs.count() {
                 for &s in sccs.get(k) {
                     comp[s as usize] = k as u32;
@@ -526,39 +526,29 @@ impl<'a> Graph<'a> {
             prune(&mut dead, &mut live, &mut live_choice, &mut left);
             if !dropped {
                 // Every live state keeps a choice inside its component: the components
-                // are the end components. Number them by their least state.
+                // are the end components. Number them by their least state; `start`
+                // holds each one's size one place on, then (summed) where each starts.
                 let mut of = vec![NONE; n];
-                let mut count = 0u32;
                 let mut id_of_comp = vec![NONE; sccs.count()];
                 let mut start = vec![0usize];
-                for s in 0..n {
-                    if live[s] {
-                        let k = comp[s] as usize;
-                        if id_of_comp[k] == NONE {
-                            id_of_comp[k] = count;
-                            count += 1;
-                        }
-                        of[s] = id_of_comp[k];
+                for s in (0..n).filter(|&s| live[s]) {
+                    let k = comp[s] as usize;
+                    if id_of_comp[k] == NONE {
+                        id_of_comp[k] = (start.len() - 1) as u32;
+                        start.push(0);
                     }
+                    of[s] = id_of_comp[k];
+                    start[of[s] as usize + 1] += 1;
                 }
-                let mut sizes = vec![0usize; count as usize];
-                for s in 0..n {
-                    if of[s] != NONE {
-                        sizes[of[s] as usize] += 1;
-                    }
+                for i in 1..start.len() {
+                    start[i] += start[i - 1];
                 }
-                for size in sizes {
-                    let last = *start.last().expect("starts at 0");
-                    start.push(last + size);
-                }
-                let mut members = vec![0u32; *start.last().expect("starts at 0")];
+                let mut members = vec![0u32; start[start.len() - 1]];
                 let mut fill = start.clone();
-                for s in 0..n {
-                    if of[s] != NONE {
-                        let slot = &mut fill[of[s] as usize];
-                        members[*slot] = s as u32;
-                        *slot += 1;
-                    }
+                for s in (0..n).filter(|&s| of[s] != NONE) {
+                    let slot = &mut fill[of[s] as usize];
+                    members[*slot] = s as u32;
+                    *slot += 1;
                 }
                 return Some(EndComponents { of, start, members });
             }

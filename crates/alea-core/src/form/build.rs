@@ -5,17 +5,15 @@
 //! A chance node, or a choice made at random, becomes one choice whose transitions carry
 //! the weights as probabilities; a maximising or minimising choice becomes one choice per
 //! option, each moving to its option for sure; a terminal keeps one choice back to itself
-//! (the solvers fix its value and never take it). Probabilities are kept in `f64` and
-//! exactly, interned by their reduced fraction.
+//! (the solvers fix its value and never take it). Probabilities are kept in `f64`, with
+//! the weights they came from: the exact probabilities are derived from those when a
+//! solve asks for them.
 
-use num_bigint::BigInt;
-use rustc_hash::FxHashMap;
-
-use super::{ExactProbs, Form};
+use super::Form;
 use crate::analysis::components::components_within;
 use crate::error::{Error, Result};
 use crate::model::{Edge, Expansion, Kind, Model, Pick};
-use crate::numeric::value::Exact;
+use crate::solution::total_weight;
 use crate::solve::Goal;
 
 /// A game built: its form, and what each state was as a node.
@@ -26,9 +24,6 @@ pub struct Game {
     pub kind: Vec<Kind>,
     /// Each state's reward: a terminal's value, or what passing another node earns.
     pub reward: Vec<i64>,
-    /// Each transition's weight as described (1 for a maximising or minimising choice's
-    /// option, and for a terminal's loop): what a game played from its nodes draws by.
-    pub weight: Vec<u64>,
     /// The goal of the form's first player: to maximise, unless every choice that is
     /// not made at random minimises.
     pub goal: Goal,
@@ -72,7 +67,7 @@ impl Model for Game {
             for t in f.transitions_of(c) {
                 out.edges.push(Edge {
                     to: f.to[t],
-                    weight: self.weight[t],
+                    weight: f.weights.values[t],
                 });
             }
         }
@@ -89,21 +84,14 @@ pub struct Node<'a> {
     pub edges: &'a [(u32, u64)],
 }
 
-/// Builds a [`Game`] from its nodes, given in the order of their state numbers.
+/// Builds a [`Game`] from its nodes, given in the order of their state numbers. Each
+/// transition keeps its weight as described (1 for a maximising or minimising choice's
+/// option, and for a terminal's loop): what a game played from its nodes draws by, and
+/// what its exact probability is derived from.
 pub struct Builder {
     game: Game,
-    values: Vec<Exact>,
-    id: Vec<u32>,
-    /// Interned probabilities by their weight and total weight (a probability met as two
-    /// different fractions is interned twice, the same value: cheaper than reducing
-    /// every fraction met).
-    interned: FxHashMap<(u64, u64), u32>,
-    /// The last few looked up, by a hash of the pair: a game's nodes repeat a handful of
-    /// weights over and over (the faces of its dice), and this spares most look-ups.
-    recent: [(u64, u64, u32); RECENT],
 }
 
-const RECENT: usize = 64;
 /// The states a builder has room for from the start (and four transitions each).
 pub(crate) const SMALL: usize = 128;
 
@@ -120,16 +108,10 @@ impl Builder {
         // board, a hand) are small, and growing the arrays from nothing would cost them
         // as much as building them.
         let f = &mut game.form;
-        (f.to, f.prob) = (Vec::with_capacity(4 * SMALL), Vec::with_capacity(4 * SMALL));
+        f.to.reserve(4 * SMALL);
         (f.choices, f.row) = (vec![0], vec![0]);
-        game.weight.reserve(4 * SMALL);
-        Builder {
-            game,
-            values: Vec::new(),
-            id: Vec::with_capacity(4 * SMALL),
-            interned: FxHashMap::default(),
-            recent: [(0, 0, 0); RECENT],
-        }
+        f.weights.values.reserve(4 * SMALL);
+        Builder { game }
     }
 
     /// The nodes added so far: the number the next one gets.
@@ -141,29 +123,10 @@ impl Builder {
         self.game.kind.is_empty()
     }
 
-    /// The id of the probability `num / den`.
-    fn intern(&mut self, num: u64, den: u64) -> u32 {
-        let slot = (num.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ den) as usize % RECENT;
-        let (n, d, id) = self.recent[slot];
-        if (n, d) == (num, den) && den != 0 {
-            return id;
-        }
-        let values = &mut self.values;
-        let id = *self.interned.entry((num, den)).or_insert_with(|| {
-            values.push(Exact::new(BigInt::from(num), BigInt::from(den)));
-            (values.len() - 1) as u32
-        });
-        self.recent[slot] = (num, den, id);
-        id
-    }
-
-    fn transition(&mut self, to: u32, num: u64, den: u64) {
-        let id = self.intern(num, den);
+    fn transition(&mut self, to: u32, weight: u64) {
         let f = &mut self.game.form;
         f.to.push(to);
-        f.prob.push(num as f64 / den as f64);
-        self.game.weight.push(num);
-        self.id.push(id);
+        f.weights.values.push(weight);
     }
 
     fn end_choice(&mut self) {
@@ -178,31 +141,26 @@ impl Builder {
         let none = || Error::no_successors(name(), node.kind);
         match node.kind {
             Kind::Terminal => {
-                self.transition(state, 1, 1);
+                self.transition(state, 1);
                 self.end_choice();
             }
             _ if node.edges.is_empty() => return Err(none()),
             Kind::Chance | Kind::Choice(Pick::Uniform) => {
-                let total = node
-                    .edges
-                    .iter()
-                    .try_fold(0u64, |sum, &(_, w)| sum.checked_add(w))
-                    .filter(|&t| t <= i64::MAX as u64)
-                    .ok_or_else(|| Error::Weights(name()))?;
+                let total = total_weight(node.edges.iter().map(|e| e.1), &name)?;
                 if total == 0 {
                     // Every outcome weighs nothing: no successor at all.
                     return Err(none());
                 }
                 for &(to, w) in node.edges {
                     if w > 0 {
-                        self.transition(to, w, total);
+                        self.transition(to, w);
                     }
                 }
                 self.end_choice();
             }
             Kind::Choice(_) => {
                 for &(to, _) in node.edges {
-                    self.transition(to, 1, 1);
+                    self.transition(to, 1);
                     self.end_choice();
                 }
             }
@@ -227,12 +185,17 @@ impl Builder {
                 .map(|&k| k == Kind::Choice(Pick::Min))
                 .collect();
         }
-        game.form.exact = Some(ExactProbs {
-            values: self.values,
-            id: self.id,
-        });
         if !game.kind.is_empty() {
             game.form.initial = vec![0];
+        }
+        // The probabilities once all the weights are in: the array is allocated once, at
+        // its size (a doubling array left room for as many again).
+        let f = &mut game.form;
+        f.prob = Vec::with_capacity(f.to.len());
+        for c in 0..f.choice_count() {
+            let weights = &f.weights.values[f.transitions_of(c)];
+            let total = weights.iter().sum::<u64>() as f64;
+            f.prob.extend(weights.iter().map(|&w| w as f64 / total));
         }
         game.form.check();
         game

@@ -11,6 +11,11 @@
 pub mod build;
 pub mod explore;
 
+use std::sync::OnceLock;
+
+use num_bigint::BigInt;
+use rustc_hash::FxHashMap;
+
 use crate::error::{Error, Result};
 use crate::numeric::value::{Exact, Value};
 
@@ -32,11 +37,22 @@ pub struct Form {
     /// The exact probabilities, when the model has them: transition `t` has probability
     /// `exact.values[exact.id[t]]` (few distinct probabilities in most models).
     pub exact: Option<ExactProbs>,
+    /// In a form built from whole weights (a game described node by node), each
+    /// transition's weight; empty otherwise.
+    pub weights: Weights,
     /// The initial states.
     pub initial: Vec<u32>,
     /// The states whose choices the second player makes, against the goal; empty when
     /// the first player makes every choice (a Markov decision process or chain).
     pub opponent: Vec<bool>,
+}
+
+/// Each transition's whole weight: its exact probability is its weight over its
+/// choice's total, derived when first asked for (a game solved in `f64` never needs it).
+#[derive(Clone, Debug, Default)]
+pub struct Weights {
+    pub values: Vec<u64>,
+    derived: OnceLock<ExactProbs>,
 }
 
 /// Exact probabilities, interned.
@@ -104,13 +120,39 @@ impl Form {
 
     /// The exact probabilities, or the error that says the model has none.
     pub fn exact_probs(&self) -> Result<&ExactProbs> {
-        let ex = self.exact.as_ref().ok_or(Error::NotExact)?;
+        let ex = match &self.exact {
+            Some(ex) => ex,
+            None if self.weights.values.len() == self.to.len() => {
+                self.weights.derived.get_or_init(|| self.weighed())
+            }
+            None => return Err(Error::NotExact),
+        };
         assert_eq!(
             ex.id.len(),
             self.to.len(),
             "one exact probability per transition"
         );
         Ok(ex)
+    }
+
+    /// The exact probabilities of the weights, interned by weight and total (a
+    /// probability met as two fractions is interned twice, the same value: cheaper than
+    /// reducing every fraction met).
+    fn weighed(&self) -> ExactProbs {
+        let mut interned: FxHashMap<(u64, u64), u32> = FxHashMap::default();
+        let mut values = Vec::new();
+        let mut id = Vec::with_capacity(self.to.len());
+        for c in 0..self.choice_count() {
+            let weights = &self.weights.values[self.transitions_of(c)];
+            let total = weights.iter().sum::<u64>();
+            for &w in weights {
+                id.push(*interned.entry((w, total)).or_insert_with(|| {
+                    values.push(Exact::new(BigInt::from(w), BigInt::from(total)));
+                    (values.len() - 1) as u32
+                }));
+            }
+        }
+        ExactProbs { values, id }
     }
 
     /// Panics unless the arrays fit together: a form is built by the engine's own code,
@@ -144,6 +186,10 @@ impl Form {
             self.prob.len(),
             self.to.len(),
             "one probability per transition"
+        );
+        assert!(
+            self.weights.values.is_empty() || self.weights.values.len() == self.to.len(),
+            "weights: none, or one per transition"
         );
         assert!(
             self.to.iter().all(|&t| (t as usize) < n),

@@ -504,20 +504,44 @@ pub(crate) fn through_cuts<T: Field, const K: usize>(
         let u = u as usize;
         let mut own: Option<T> = None;
         let mut updates = 0;
+        // The row's right-hand sides, escape and first column (often the only one) summed
+        // apart from the arrays, in the same order: a sum kept in an array would wait on
+        // its own store at every entry.
+        let mut bu = std::mem::replace(&mut b[u], std::array::from_fn(|_| T::zero()));
+        let mut eu = escape
+            .as_mut()
+            .map(|e| std::mem::replace(&mut e[u], T::zero()));
+        let mut first = T::zero();
         rows.each(u, |j, a| {
             let j = j as usize;
             match cut_of[j] {
+                0 => first.add(a.clone()),
                 c if c != u32::MAX => row[c as usize].add(a.clone()),
                 _ if j == u => own = Some(a.clone()),
                 _ => {
                     updates += 1;
-                    for (x, r) in row.iter_mut().zip(&dense[j * k..(j + 1) * k]) {
-                        x.add(a.times(r));
+                    if let Some((d, rest)) = dense[j * k..(j + 1) * k].split_first() {
+                        first.add(a.times(d));
+                        for (x, r) in row[1..].iter_mut().zip(rest) {
+                            x.add(a.times(r));
+                        }
                     }
-                    add_scaled(&mut b, &mut escape, u, j, a);
+                    if let (Some(eu), Some(escape)) = (eu.as_mut(), escape.as_ref()) {
+                        eu.add(a.times(&escape[j]));
+                    }
+                    for (x, y) in bu.iter_mut().zip(&b[j]) {
+                        x.add(a.times(y));
+                    }
                 }
             }
         });
+        b[u] = bu;
+        if let (Some(eu), Some(escape)) = (eu, escape.as_mut()) {
+            escape[u] = eu;
+        }
+        if let Some(x) = row.first_mut() {
+            *x = first;
+        }
         *work = work.checked_sub(updates * per_update)?;
         if let Some(a) = own {
             let inv = pivot(&mut escape, u, row.iter(), &a)?;
@@ -598,7 +622,7 @@ pub(crate) fn through_cuts<T: Field, const K: usize>(
 /// The order in which a depth-first search over unknowns `0..n` (from each in turn)
 /// finishes them, those it meets again on its own path (the cut states) last, and how
 /// many cut states there are; `None` as soon as `too_many(cuts)`. `v`'s row is the
-/// entries `row(v)`, each `entry(t)` a successor or [`NOT_ONE`].
+/// entries `row(v)`, each `entry(t)` a successor, or none if it is `n` or more.
 pub(crate) fn search_order(
     n: usize,
     row: impl Fn(u32) -> Range<usize>,
@@ -649,9 +673,6 @@ pub(crate) fn search_order(
     order.extend((0..n as u32).filter(|&v| mark[v as usize] & CUT != 0));
     Some((order, cuts))
 }
-
-/// An entry of a row that [`search_order`] passes over: no successor.
-pub(crate) const NOT_ONE: u32 = u32::MAX;
 
 /// `old + a * add` into `out` (emptied first), both ascending by column, draining `old`
 /// (its room stays for later); `fresh(j)` hears of each column new to `old`.

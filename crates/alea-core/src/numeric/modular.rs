@@ -168,9 +168,14 @@ struct Residues<const K: usize>([u64; K]);
 
 impl<const K: usize> Residues<K> {
     fn of(q: &Exact) -> Option<Self> {
+        Residues([0; K]).per_prime(|m, _| m.of(q))
+    }
+
+    /// `f` of each residue with its prime's constants; `None` if one gives none.
+    fn per_prime(&self, f: impl Fn(&Mont, u64) -> Option<u64>) -> Option<Self> {
         let mut out = [0; K];
-        for (o, m) in out.iter_mut().zip(&MONT) {
-            *o = m.of(q)?;
+        for ((o, &x), m) in out.iter_mut().zip(&self.0).zip(&MONT) {
+            *o = f(m, x)?;
         }
         Some(Residues(out))
     }
@@ -181,11 +186,7 @@ impl<const K: usize> Field for Residues<K> {
         Residues([0; K])
     }
     fn leave(&self) -> Option<Self> {
-        let mut out = [0; K];
-        for ((o, &x), m) in out.iter_mut().zip(&self.0).zip(&MONT) {
-            *o = m.inverse(m.add(m.one, m.p - x))?;
-        }
-        Some(Residues(out))
+        self.per_prime(|m, x| m.inverse(m.add(m.one, m.p - x)))
     }
     fn times(&self, o: &Self) -> Self {
         let mut out = [0; K];
@@ -205,11 +206,7 @@ impl<const K: usize> Field for Residues<K> {
         }
     }
     fn recip(&self) -> Option<Self> {
-        let mut out = [0; K];
-        for ((o, &x), m) in out.iter_mut().zip(&self.0).zip(&MONT) {
-            *o = m.inverse(x)?;
-        }
-        Some(Residues(out))
+        self.per_prime(|m, x| m.inverse(x))
     }
     fn vanishes(&self) -> bool {
         // Skipping a coefficient 0 in every residue changes no residue.

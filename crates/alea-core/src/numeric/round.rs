@@ -27,11 +27,7 @@ pub const FINEST: f64 = 1e-15;
 
 /// The precision actually aimed at.
 pub fn clamp_precision(precision: f64) -> f64 {
-    if precision >= FINEST {
-        precision
-    } else {
-        FINEST
-    }
+    precision.max(FINEST)
 }
 
 /// The midpoint of `[lo, hi]` and how far it may be from a value in the interval,

@@ -122,20 +122,17 @@ impl<S: Copy + Eq + std::hash::Hash + std::fmt::Debug, V: Value> Workspace<S, V>
                 });
             }
             model.expand(state, buf);
-            let edges_from = arena.len();
-            {
-                let frame = &mut stack[top];
-                frame.expanded = true;
-                frame.kind = buf.kind;
-                frame.reward = buf.reward;
-                frame.edges_from = edges_from;
-            }
             if buf.kind == Kind::Terminal {
                 // Evaluated at once: nothing to wait for, and no need to mark it open.
-                let frame = stack.pop().expect("stack is not empty");
-                values.insert(state, V::from_int(frame.reward));
+                stack.pop();
+                values.insert(state, V::from_int(buf.reward));
                 continue;
             }
+            let frame = &mut stack[top];
+            frame.expanded = true;
+            frame.kind = buf.kind;
+            frame.reward = buf.reward;
+            frame.edges_from = arena.len();
             open.insert(state);
             for e in &buf.edges {
                 let to = model.canonical(e.to);

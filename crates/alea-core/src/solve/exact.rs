@@ -42,7 +42,7 @@ use num_traits::{One, Signed, Zero};
 use super::interval;
 use super::setup::{Kind, Setup, INFINITE, ONE, TARGET, ZERO};
 use super::{ExactAnswer, Goal};
-use crate::analysis::components::{components, components_within};
+use crate::analysis::components::{components, components_within, SKIP};
 use crate::analysis::graph::{Graph, NONE};
 use crate::error::{Error, Result};
 use crate::form::{ExactProbs, Form};
@@ -120,12 +120,12 @@ pub(crate) fn solve(g: &Graph, ex: &ExactProbs, job: &Job) -> Result<ExactAnswer
         })
         .collect();
     let mut sel: Vec<u32> = (0..n).map(|s| m.choices[s] as u32).collect();
-    let exact_rew = job.rew.map(|r| r.0);
+    let rew = job.rew.map(|r| r.0);
     // The states left to strategy iteration.
     let pending = if g.markov || job.start.is_some() {
         unknown.clone()
     } else {
-        settle_alone(g, ex, setup, exact_rew, &mut value, &mut sel)
+        settle_alone(g, ex, setup, rew, &mut value, &mut sel)
     };
     if let Some(start) = job.start {
         for s in 0..n {
@@ -151,7 +151,6 @@ pub(crate) fn solve(g: &Graph, ex: &ExactProbs, job: &Job) -> Result<ExactAnswer
             }
         }
     }
-    let rew = exact_rew;
     let mut rounds = 0usize;
     loop {
         job.stop.check()?;
@@ -444,19 +443,12 @@ fn solve_chain(
     let m = g.m;
     let n = g.states();
     let roots = (0..n as u32).filter(|&s| active[s as usize]);
-    let comps = components(n, roots, |v, out| {
-        let c = sel[v as usize] as usize;
-        out.extend(
-            m.to[m.transitions_of(c)]
-                .iter()
-                .filter(|&&t| active[t as usize]),
-        );
-    });
-    fn solved(value: &[Option<Exact>], t: usize) -> &Exact {
-        value[t]
-            .as_ref()
-            .expect("a successor outside the component is solved first")
-    }
+    let range = |v: u32| m.transitions_of(sel[v as usize] as usize);
+    let entry = |t: usize| match m.to[t] {
+        w if active[w as usize] => w,
+        _ => SKIP,
+    };
+    let comps = components(n, roots, range, entry);
     let mut local = vec![NONE; n];
     for k in 0..comps.count() {
         let states = comps.get(k);
@@ -471,16 +463,15 @@ fn solve_chain(
         for (i, &s) in states.iter().enumerate() {
             local[s as usize] = i as u32;
         }
-        let zero = Exact::zero();
         let (rows, b) = chain_system(
             m,
             ex,
             states.iter().map(|&s| sel[s as usize] as usize),
             &local,
-            |c| Some(rew.map_or(zero.clone(), |r| r[c].clone())),
-            |j| Some([solved(value, j).clone()]),
+            |c| Some(rew.map_or_else(Exact::zero, |r| r[c].clone())),
+            |j| Some([value[j].clone()?]),
         )
-        .expect("every value is known");
+        .expect("a successor outside the component is solved first");
         let b: Vec<Exact> = b.into_iter().map(|[b]| b).collect();
         let x = match modular::solve(&rows, &b, usize::MAX, u64::MAX) {
             Some(x) => x,

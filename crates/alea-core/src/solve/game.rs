@@ -144,13 +144,7 @@ fn pose(game: &Game, g: &Graph, names: &dyn Fn(usize) -> String) -> Result<Posed
     };
     let (positive, negative) = signs(game, class);
     let negated = positive.is_none() && negative.is_some();
-    let sign = |r: i64| {
-        if negated {
-            -i128::from(r)
-        } else {
-            i128::from(r)
-        }
-    };
+    let sign = |r: i64| i128::from(r) * if negated { -1 } else { 1 };
     let goal = if negated {
         game.goal.opposite()
     } else {
@@ -253,9 +247,19 @@ fn exacts(v: &[i128]) -> Vec<Exact> {
     v.iter().map(|&v| Exact::from_integer(v.into())).collect()
 }
 
-/// Integers to `f64`, each rounded to the nearest.
+/// Integers to `f64`, each rounded to the nearest. Below 2^53 (all but huge values) from
+/// their two halves, exactly: `as f64` on a 128-bit integer is a slow library call, and
+/// the compiler turns any narrower conversion of it back into that call.
 fn floats(v: &[i128]) -> Vec<f64> {
-    v.iter().map(|&v| v as f64).collect()
+    const EXACT: i128 = 1 << 53;
+    v.iter()
+        .map(|&v| match v {
+            v if (-EXACT..EXACT).contains(&v) => {
+                ((v >> 32) as i64 as f64) * 4_294_967_296.0 + f64::from(v as u32)
+            }
+            v => v as f64,
+        })
+        .collect()
 }
 
 /// The engine's setup of a posed game.

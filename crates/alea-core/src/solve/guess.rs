@@ -131,15 +131,10 @@ impl Solver<'_> {
         let m = self.m;
         let mut least: f64 = 0.0;
         for (i, &c) in sel.iter().enumerate() {
-            let (Some(step), Some(moved)) = (
-                self.value_of::<R>(c, i as u32, &v, x, local),
-                self.shape_of(c, i as u32, &shape, local),
-            ) else {
-                return Guessed {
-                    values: v,
-                    shape,
-                    least: f64::INFINITY,
-                };
+            let Some([step, moved]) = self.step::<R, true>(c, i as u32, (&v, &shape), x, local)
+            else {
+                least = f64::INFINITY;
+                break;
             };
             let slack = shape[i] - moved;
             let rounding = 2.0 * margin(m.transitions_of(c).len()) * step.abs().max(v[i].abs());
@@ -155,23 +150,6 @@ impl Solver<'_> {
             shape,
             least,
         }
-    }
-
-    /// One step of choice `c` of node `i` on `shape` (0 outside the component), those
-    /// transitions staying in the node solved in closed form.
-    fn shape_of(&self, c: usize, i: u32, shape: &[f64], local: &[u32]) -> Option<f64> {
-        let m = self.m;
-        let (mut sum, mut out) = (0.0, 0.0);
-        for t in m.transitions_of(c) {
-            let p = m.prob[t];
-            match local[m.to[t] as usize] {
-                k if k == i => continue,
-                NONE => {}
-                k => sum += p * shape[k as usize],
-            }
-            out += p;
-        }
-        (out > 0.0).then(|| sum / out)
     }
 
     pub(super) fn for_members(&self, node: u32, mut f: impl FnMut(u32)) {
@@ -199,20 +177,39 @@ impl Solver<'_> {
         x: &[[f64; 2]],
         local: &[u32],
     ) -> Option<f64> {
+        self.step::<R, false>(c, i, (v, &[]), x, local)
+            .map(|[value, _]| value)
+    }
+
+    /// [`Solver::value_of`], and with `S` the same step on `shape` (0 outside the
+    /// component) in the same pass.
+    fn step<const R: bool, const S: bool>(
+        &self,
+        c: usize,
+        i: u32,
+        (v, shape): (&[f64], &[f64]),
+        x: &[[f64; 2]],
+        local: &[u32],
+    ) -> Option<[f64; 2]> {
         let m = self.m;
         let mut sum = if R { self.rew[c] } else { 0.0 };
-        let mut out = 0.0;
+        let (mut moved, mut out) = (0.0, 0.0);
         for t in m.transitions_of(c) {
             let j = m.to[t] as usize;
             let p = m.prob[t];
             match local[j] {
                 k if k == i => continue,
                 NONE => sum += p * outside(x[j])?,
-                k => sum += p * v[k as usize],
+                k => {
+                    sum += p * v[k as usize];
+                    if S {
+                        moved += p * shape[k as usize];
+                    }
+                }
             }
             out += p;
         }
-        (out > 0.0).then(|| sum / out)
+        (out > 0.0).then(|| [sum / out, moved / out])
     }
 
     /// The goal at a node: its state's player's (a collapsed end component, found in a
@@ -391,10 +388,8 @@ impl Solver<'_> {
         let m = self.m;
         let n = sel.len();
         let row = |v: u32| m.transitions_of(sel[v as usize]);
-        let entry = |t: usize| match local[m.to[t] as usize] {
-            NONE => elim::NOT_ONE,
-            j => j,
-        };
+        // A state outside the component is `NONE`, past every node: no successor.
+        let entry = |t: usize| local[m.to[t] as usize];
         let too_many = |cuts| !elim::through_cuts_fit::<f64>(n, size, cuts, Some(work));
         elim::search_order(n, row, entry, too_many)
     }

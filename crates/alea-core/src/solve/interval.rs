@@ -264,9 +264,9 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
         })
         .collect();
     // From the upstream end: each iterated component, or one below such, marks those
-    // it leads to.
+    // it leads to (the first leads to none).
     let mut iterated_above = vec![false; comps.count()];
-    for k in (0..comps.count()).rev() {
+    for k in (1..comps.count()).rev() {
         if !(iterated[k] || iterated_above[k]) {
             continue;
         }
@@ -558,10 +558,7 @@ impl Solver<'_> {
     /// The collapsed end component of `s`, or [`NONE`].
     #[inline]
     fn ec_of(&self, s: u32) -> u32 {
-        match &self.ecs {
-            Some(ecs) => ecs.of[s as usize],
-            None => NONE,
-        }
+        self.ecs.as_ref().map_or(NONE, |ecs| ecs.of[s as usize])
     }
 
     pub(super) fn members(&self, e: u32) -> &[u32] {
@@ -1246,7 +1243,7 @@ impl Solver<'_> {
     /// exits are finite). `local` is [`NONE`] for every state, and is left so.
     fn exact_chain(&self, nodes: &[u32], x: &mut [[f64; 2]], local: &mut [u32]) -> bool {
         let m = self.m;
-        let Some(ex) = &m.exact else {
+        let Ok(ex) = m.exact_probs() else {
             return false;
         };
         if !self.is_chain(nodes) || nodes.len() > EXACT_CHAIN {

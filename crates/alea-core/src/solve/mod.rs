@@ -203,7 +203,15 @@ fn checked<'a>(m: &'a Form, sets: &[(&str, &[bool])]) -> Graph<'a> {
     Graph::new(m)
 }
 
-fn check_rewards(m: &Form, state: usize, choice: usize) {
+/// The reward of each choice (its state's and its own), every reward given checked to be
+/// `valid` (`what` says what that means).
+fn choice_rewards<T: Value>(
+    g: &Graph,
+    rewards: &Rewards<T>,
+    valid: impl Fn(&T) -> bool,
+    what: &str,
+) -> Vec<T> {
+    let (m, state, choice) = (g.m, rewards.state.len(), rewards.choice.len());
     assert!(
         state == 0 || state == m.states(),
         "state rewards: none, or one per state"
@@ -212,39 +220,23 @@ fn check_rewards(m: &Form, state: usize, choice: usize) {
         choice == 0 || choice == m.choice_count(),
         "choice rewards: none, or one per choice"
     );
+    let ok = rewards.state.iter().chain(&rewards.choice).all(valid);
+    assert!(ok, "{what}");
+    (0..m.choice_count())
+        .map(|c| rewards.of(g.owner[c] as usize, c))
+        .collect()
 }
 
 /// The reward of each choice (its state's and its own), in `f64`.
 fn rewards_f64(g: &Graph, rewards: &Rewards) -> Vec<f64> {
-    check_rewards(g.m, rewards.state.len(), rewards.choice.len());
-    assert!(
-        rewards
-            .state
-            .iter()
-            .chain(&rewards.choice)
-            .all(|r| r.is_finite() && *r >= 0.0),
-        "rewards are finite and at least 0"
-    );
-    (0..g.m.choice_count())
-        .map(|c| rewards.of(g.owner[c] as usize, c))
-        .collect()
+    let valid = |r: &f64| r.is_finite() && *r >= 0.0;
+    choice_rewards(g, rewards, valid, "rewards are finite and at least 0")
 }
 
 /// The reward of each choice (its state's and its own), exactly.
 fn rewards_exact(g: &Graph, rewards: &ExactRewards) -> Vec<Exact> {
     use num_traits::Signed;
-    check_rewards(g.m, rewards.state.len(), rewards.choice.len());
-    assert!(
-        !rewards
-            .state
-            .iter()
-            .chain(&rewards.choice)
-            .any(|r| r.is_negative()),
-        "rewards are at least 0"
-    );
-    (0..g.m.choice_count())
-        .map(|c| rewards.of(g.owner[c] as usize, c))
-        .collect()
+    choice_rewards(g, rewards, |r| !r.is_negative(), "rewards are at least 0")
 }
 
 /// The probability of `stay U target` (`F target` when `stay` is all true) from every

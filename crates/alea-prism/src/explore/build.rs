@@ -638,6 +638,7 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
         to: ex.to,
         prob: ex.prob,
         exact,
+        weights: Default::default(),
         initial: initial_ids,
         opponent: Vec::new(),
     };

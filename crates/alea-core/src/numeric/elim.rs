@@ -156,17 +156,11 @@ impl<T: Field> Rows<T> {
         self.entries.push((j, a));
     }
 
-    /// The entries of the row being written.
-    pub fn writing(&mut self) -> &mut [(u32, T)] {
-        let from = self.start[self.len()];
-        &mut self.entries[from..]
-    }
-
     /// Ends the row being written: its entries sorted by column, those of one column
     /// summed (a state may lead to another by two transitions).
     pub fn end_row(&mut self) {
         let from = self.start[self.len()];
-        let row = self.writing();
+        let row = &mut self.entries[from..];
         if !row.is_sorted_by(|a, b| a.0 < b.0) {
             row.sort_unstable_by_key(|e| e.0);
             let mut kept = from;
@@ -327,7 +321,7 @@ fn markowitz<T: Field, const K: usize>(
                 continue;
             };
             let a = rows[u].remove(k).1;
-            add_scaled(&mut b, &mut escape, u, i, &a);
+            add_scaled_at(&mut b, &mut escape, u, i, &a);
             held -= rows[u].len() + 1;
             merge(&mut rows[u], &row, &a, &mut spare, |j| {
                 if j as usize != u {
@@ -396,28 +390,43 @@ fn pivot<'a, T: Field + 'a>(
     }
 }
 
-/// Row `i`'s right-hand sides and escape, `a` times, into row `u`'s (`u` and `i`
-/// differ): what substituting `x_i` into `u`'s equation adds besides the coefficients.
+/// Row `i`'s right-hand sides `bi` and escape `ei`, `a` times, into another row's `bu`
+/// and `eu`: what substituting `x_i` into that row's equation adds besides the
+/// coefficients.
 fn add_scaled<T: Field, const K: usize>(
+    (bu, eu): (&mut [T; K], Option<&mut T>),
+    (bi, ei): (&[T; K], Option<&T>),
+    a: &T,
+) {
+    if let (Some(eu), Some(ei)) = (eu, ei) {
+        eu.add(a.times(ei));
+    }
+    for (to, from) in bu.iter_mut().zip(bi) {
+        to.add(a.times(from));
+    }
+}
+
+/// [`add_scaled`] from row `i` into row `u` of the arrays (`u` and `i` differ).
+fn add_scaled_at<T: Field, const K: usize>(
     b: &mut [[T; K]],
     escape: &mut Option<Vec<T>>,
     u: usize,
     i: usize,
     a: &T,
 ) {
-    if let Some(escape) = escape.as_mut() {
-        let gone = a.times(&escape[i]);
-        escape[u].add(gone);
-    }
-    let (from, to) = if i < u {
-        let (low, high) = b.split_at_mut(u);
-        (&low[i], &mut high[0])
+    let (bu, bi) = pair(b, u, i);
+    let (eu, ei) = escape.as_mut().map(|e| pair(e, u, i)).unzip();
+    add_scaled((bu, eu), (bi, ei), a);
+}
+
+/// `v[u]` to change and `v[i]` to read (`u` and `i` differ).
+fn pair<T>(v: &mut [T], u: usize, i: usize) -> (&mut T, &T) {
+    if i < u {
+        let (low, high) = v.split_at_mut(u);
+        (&mut high[0], &low[i])
     } else {
-        let (low, high) = b.split_at_mut(i);
-        (&high[0], &mut low[u])
-    };
-    for (to, from) in to.iter_mut().zip(from) {
-        to.add(a.times(from));
+        let (low, high) = v.split_at_mut(i);
+        (&mut low[u], &high[0])
     }
 }
 
@@ -526,12 +535,8 @@ pub(crate) fn through_cuts<T: Field, const K: usize>(
                             x.add(a.times(r));
                         }
                     }
-                    if let (Some(eu), Some(escape)) = (eu.as_mut(), escape.as_ref()) {
-                        eu.add(a.times(&escape[j]));
-                    }
-                    for (x, y) in bu.iter_mut().zip(&b[j]) {
-                        x.add(a.times(y));
-                    }
+                    let ej = escape.as_ref().map(|e| &e[j]);
+                    add_scaled((&mut bu, eu.as_mut()), (&b[j], ej), a);
                 }
             }
         });
@@ -587,7 +592,7 @@ pub(crate) fn through_cuts<T: Field, const K: usize>(
             {
                 x.add(scale.times(r));
             }
-            add_scaled(&mut b, &mut escape, u, v, &scale);
+            add_scaled_at(&mut b, &mut escape, u, v, &scale);
         }
         row.swap_with_slice(&mut dense[v * k..(v + 1) * k]);
         pivots.push(d);

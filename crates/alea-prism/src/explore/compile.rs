@@ -1,7 +1,7 @@
 //! Expressions compiled for evaluation in every state: constants folded, the common shapes
-//! (`x = c`, `x < c & y = 0`, `x + 1`) turned into direct tests, and everything else into
-//! a small stack bytecode over `i64` slots (reals stored as `f64` bits, booleans as 0
-//! and 1). Exploration evaluates guards and updates millions of times, so evaluation must
+//! (`x = c`, `x < c & y = 0`, `x + 1`) turned into direct tests, interval tests combined
+//! by `&`, `|` and `!` into a branching program, and everything else into a small stack
+//! bytecode over `i64` slots (reals stored as `f64` bits, booleans as 0 and 1). Exploration evaluates guards and updates millions of times, so evaluation must
 //! neither allocate nor walk a tree of boxes.
 //!
 //! An expression reads the state as unpacked values in [`Program::variables`] order, with
@@ -164,7 +164,103 @@ pub(crate) enum Code {
     Test2([(u32, i64, i64); 2]),
     /// A conjunction (`x < N & y = 0 & z != 2 & ...`).
     Guard(Box<Guard>),
+    /// Interval tests combined by `|`, `!` and `&`, which cannot fail.
+    Cond(Cond),
     Ops(Box<Prog>),
+}
+
+/// Interval tests on variables combined by `&`, `|` and `!` (`(a0 = L & a20 = L) |
+/// (a1 = L & a21 = L) | ...`, `(p1 < 4 | p1 > 13) & ...`), as a branching program: each
+/// test says where to go next when it holds and when it does not. Such a condition
+/// cannot fail, so it needs neither the interpreter nor an error path, and one short loop
+/// without recursion evaluates it.
+#[derive(Clone, Debug)]
+pub(crate) struct Cond {
+    /// The tests, the first one first.
+    tests: Box<[Branch]>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Branch {
+    /// `low <= x <= high`.
+    x: u32,
+    low: i64,
+    high: i64,
+    /// The next test when it holds and when not, or [`HOLDS`] or [`FAILS`].
+    yes: u32,
+    no: u32,
+}
+
+const HOLDS: u32 = u32::MAX;
+const FAILS: u32 = u32::MAX - 1;
+
+impl Cond {
+    #[inline]
+    fn holds(&self, vals: &[i64]) -> bool {
+        let mut at = 0;
+        loop {
+            let b = &self.tests[at as usize];
+            let v = vals[b.x as usize];
+            at = if b.low <= v && v <= b.high {
+                b.yes
+            } else {
+                b.no
+            };
+            if at >= FAILS {
+                return at == HOLDS;
+            }
+        }
+    }
+}
+
+/// A condition as a tree, before it is laid out as branches.
+enum Tree {
+    In(u32, i64, i64),
+    All(Vec<Tree>),
+    Any(Vec<Tree>),
+    Not(Box<Tree>),
+}
+
+impl Tree {
+    /// The branching program: short-circuit, with the operands in their order.
+    fn layout(&self) -> Cond {
+        let mut tests = Vec::new();
+        self.place(HOLDS, FAILS, &mut tests);
+        // Placed last first, each test before the ones it leads to: reversed, the
+        // program starts at 0 and mostly runs forward.
+        let last = tests.len() as u32 - 1;
+        let flip = |to: u32| if to >= FAILS { to } else { last - to };
+        let tests = tests
+            .iter()
+            .rev()
+            .map(|b| Branch {
+                yes: flip(b.yes),
+                no: flip(b.no),
+                ..*b
+            })
+            .collect();
+        Cond { tests }
+    }
+
+    /// Places the tests of `self`, going to `yes` when it holds and `no` when not, and
+    /// returns where it starts.
+    fn place(&self, yes: u32, no: u32, out: &mut Vec<Branch>) -> u32 {
+        match self {
+            &Tree::In(x, low, high) => {
+                out.push(Branch {
+                    x,
+                    low,
+                    high,
+                    yes,
+                    no,
+                });
+                out.len() as u32 - 1
+            }
+            Tree::All(ts) => ts.iter().rev().fold(yes, |next, t| t.place(next, no, out)),
+            Tree::Any(ts) => ts.iter().rev().fold(no, |next, t| t.place(yes, next, out)),
+            Tree::Not(t) => t.place(no, yes, out),
+        }
+    }
 }
 
 /// A conjunction split into its interval tests on variables and the rest. The tests are
@@ -176,6 +272,8 @@ pub(crate) struct Guard {
     pub tests: Box<[(u32, i64, i64)]>,
     /// `!(low <= x <= high)` (as `x != c`), each of which must hold.
     outs: Box<[(u32, i64, i64)]>,
+    /// The other conjuncts that cannot fail, all of them.
+    cond: Option<Cond>,
     /// The other conjuncts, in their order, as one program.
     rest: Option<Prog>,
 }
@@ -233,12 +331,13 @@ impl Code {
                 }) && g.outs.iter().all(|&(x, lo, hi)| {
                     let v = vals[x as usize];
                     v < lo || v > hi
-                });
+                }) && g.cond.as_ref().is_none_or(|c| c.holds(vals));
                 match &g.rest {
                     Some(prog) if holds => prog.run(vals, stack),
                     _ => Ok(holds as i64),
                 }
             }
+            Code::Cond(c) => Ok(c.holds(vals) as i64),
             Code::Ops(prog) => prog.run(vals, stack),
         }
     }
@@ -541,7 +640,7 @@ pub(crate) fn compile(ex: &Ex, want: Ty, vars: usize) -> Code {
     }
     if want == Ty::Bool {
         if let Some(guard) = c.guard(ex) {
-            if guard.outs.is_empty() && guard.rest.is_none() {
+            if guard.outs.is_empty() && guard.cond.is_none() && guard.rest.is_none() {
                 match *guard.tests {
                     [t] => return Code::Test([t]),
                     [t, u] => return Code::Test2([t, u]),
@@ -549,6 +648,9 @@ pub(crate) fn compile(ex: &Ex, want: Ty, vars: usize) -> Code {
                 }
             }
             return Code::Guard(Box::new(guard));
+        }
+        if let Some(tree) = c.tree(ex) {
+            return Code::Cond(tree.layout());
         }
     }
     c.emit(ex, want);
@@ -581,7 +683,41 @@ impl Compiler {
         }
     }
 
-    /// `ex` as a [`Guard`], when it is a conjunction with at least one interval test.
+    /// `ex` as a condition, when it is interval tests combined by `&`, `|` and `!`.
+    fn tree(&self, ex: &Ex) -> Option<Tree> {
+        if let Some((x, lo, hi)) = self.test(ex) {
+            return Some(Tree::In(x, lo, hi));
+        }
+        // The operands of a chain of one operator, flattened: `a | b | c` has three.
+        fn operands<'e>(op: BinOp, ex: &'e Ex, out: &mut Vec<&'e Ex>) {
+            match &ex.kind {
+                ExKind::Binary(o, a, b) if *o == op => {
+                    operands(op, a, out);
+                    operands(op, b, out);
+                }
+                _ => out.push(ex),
+            }
+        }
+        match &ex.kind {
+            ExKind::Unary(UnOp::Not, a) => Some(Tree::Not(Box::new(self.tree(a)?))),
+            ExKind::Binary(op @ (BinOp::And | BinOp::Or), ..) => {
+                let mut all = Vec::new();
+                operands(*op, ex, &mut all);
+                let trees = all
+                    .into_iter()
+                    .map(|e| self.tree(e))
+                    .collect::<Option<Vec<Tree>>>()?;
+                Some(match op {
+                    BinOp::And => Tree::All(trees),
+                    _ => Tree::Any(trees),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `ex` as a [`Guard`], when it is a conjunction with at least one interval test or
+    /// other conjunct that cannot fail.
     fn guard(&self, ex: &Ex) -> Option<Guard> {
         fn conjuncts<'e>(ex: &'e Ex, out: &mut Vec<&'e Ex>) {
             match &ex.kind {
@@ -594,7 +730,8 @@ impl Compiler {
         }
         let mut all = Vec::new();
         conjuncts(ex, &mut all);
-        let (mut tests, mut outs, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut tests, mut outs, mut conds, mut rest) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for c in all {
             if let Some(t) = self.test(c) {
                 tests.push(t);
@@ -617,9 +754,15 @@ impl Compiler {
                     continue;
                 }
             }
+            if let Some(tree) = self.tree(c) {
+                conds.push(tree);
+                continue;
+            }
             rest.push(c);
         }
-        if tests.is_empty() && outs.is_empty() {
+        // A lone condition is no conjunction: the caller compiles it as a `Cond`.
+        let lone = conds.len() == 1 && rest.is_empty();
+        if tests.is_empty() && outs.is_empty() && (conds.is_empty() || lone) {
             return None;
         }
         let rest = if rest.is_empty() {
@@ -645,6 +788,7 @@ impl Compiler {
         Some(Guard {
             tests: tests.into_boxed_slice(),
             outs: outs.into_boxed_slice(),
+            cond: (!conds.is_empty()).then(|| Tree::All(conds).layout()),
             rest,
         })
     }

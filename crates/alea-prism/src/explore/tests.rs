@@ -1405,3 +1405,61 @@ fn action_lists_keep_every_action() {
         assert_eq!(got, want, "{actions} actions");
     }
 }
+
+/// A random condition on three integer variables in 0..=2: interval tests, `!`, `&`, `|`
+/// and `=>` nested, and conjuncts that can fail (`mod(x, y) = 0` with `y = 0`).
+fn random_condition(rng: &mut Rng, depth: u32) -> Ex {
+    let x = rng.below(3) as u32;
+    let k = rng.below(4) as i64 - 1;
+    match rng.below(if depth > 0 { 8 } else { 3 }) {
+        0 => bin(BinOp::Eq, var(x), int(k)),
+        1 => bin(BinOp::Lt, int(k), var(x)),
+        2 => bin(
+            BinOp::Eq,
+            call(Func::Mod, vec![var(x), var((x + 1) % 3)]),
+            int(0),
+        ),
+        3 => not(random_condition(rng, depth - 1)),
+        4 | 5 => bin(
+            BinOp::And,
+            random_condition(rng, depth - 1),
+            random_condition(rng, depth - 1),
+        ),
+        6 => bin(
+            BinOp::Or,
+            random_condition(rng, depth - 1),
+            random_condition(rng, depth - 1),
+        ),
+        _ => bin(
+            BinOp::Implies,
+            random_condition(rng, depth - 1),
+            random_condition(rng, depth - 1),
+        ),
+    }
+}
+
+#[test]
+fn compiled_conditions_agree_with_the_evaluator() {
+    let mut rng = Rng(0x5eed_c0de);
+    let mut stack = Vec::new();
+    let (mut faults, mut spared) = (0, 0);
+    for _ in 0..3000 {
+        let cond = random_condition(&mut rng, 4);
+        let code = compile::compile(&cond, Ty::Bool, 3);
+        for s in 0..27 {
+            let vals = [s % 3, s / 3 % 3, s / 9, 0, 0];
+            let compiled = code.eval_bool(&vals, &mut stack);
+            match crate::eval::eval_bool(&cond, &vals[..3]) {
+                Ok(v) => assert_eq!(compiled, Ok(v), "{cond:?} in {vals:?}"),
+                // Interval tests go first, and can spare an evaluation that fails; they
+                // never cause one, and never change a value.
+                Err(_) if compiled.is_ok() => spared += 1,
+                Err(_) => faults += 1,
+            }
+        }
+    }
+    assert!(
+        faults > 1000 && spared > 0,
+        "{faults} faults, {spared} spared"
+    );
+}

@@ -216,7 +216,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             .add_properties(Source::new(name, text.clone()), true)
             .map_err(failure)?;
     }
-    let session = Arc::new(loading.resolve(&given).map_err(failure)?);
+    let session = Arc::new(loading.resolve(&given, args.exact).map_err(failure)?);
     if args.cluster.cluster {
         return run_cluster(args, session, out);
     }

@@ -522,3 +522,31 @@ fn bound_queries_tell_whether_the_value_meets_the_bound() {
         "{err}"
     );
 }
+
+/// Decisions on reals (comparisons, `floor`, `ceil`) in constants, guards, updates,
+/// rewards and properties: made on exact values with `--exact`, in double precision
+/// without (`decisions.prism` works both out by hand).
+#[test]
+fn exact_checks_decide_on_exact_values() {
+    let model = models_dir().join("decisions.prism");
+    let cases = [
+        ("P=? [ F s=1 ]", "0/1", 0.5),
+        ("P=? [ F s=4 ]", "1/1", 0.0),
+        ("P=? [ F k=3 ]", "1/1", 0.0),
+        ("R{\"r\"}=? [ C<=1 ]", "2/1", 1.0),
+        ("P=? [ F s=4 & 0.1 + 0.2 = 0.3 ]", "1/1", 0.0),
+    ];
+    for (prop, exact, double) in cases {
+        let out = run(alea()
+            .arg("check")
+            .arg(&model)
+            .args(["--prop", prop, "--exact", "--json"]));
+        assert_eq!(json_lines(&out)[0]["exact"], exact, "{prop} exactly");
+        let out = run(alea()
+            .arg("check")
+            .arg(&model)
+            .args(["--prop", prop, "--json"]));
+        let got = json_lines(&out)[0]["value"].as_f64().unwrap();
+        assert!((got - double).abs() <= 1e-9, "{prop}: {got} in f64");
+    }
+}

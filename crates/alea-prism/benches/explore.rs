@@ -100,6 +100,7 @@ fn counters(kind: ModelType, n: i64) -> Program {
         labels: Vec::new(),
         rewards: Vec::new(),
         constants: Vec::new(),
+        exact: false,
     }
 }
 

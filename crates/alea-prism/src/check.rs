@@ -1126,16 +1126,8 @@ fn both(op: BinOp, a: Ex, b: Ex) -> Ex {
 }
 
 fn mentions_deadlock(e: &Ex) -> bool {
-    match &e.kind {
-        ExKind::Deadlock => true,
-        ExKind::Value(_) | ExKind::Var(_) | ExKind::Initial => false,
-        ExKind::Unary(_, a) => mentions_deadlock(a),
-        ExKind::Binary(_, a, b) => mentions_deadlock(a) || mentions_deadlock(b),
-        ExKind::Ite(c, a, b) => {
-            mentions_deadlock(c) || mentions_deadlock(a) || mentions_deadlock(b)
-        }
-        ExKind::Call(_, args) => args.iter().any(mentions_deadlock),
-    }
+    e.find(&mut |e| matches!(e.kind, ExKind::Deadlock))
+        .is_some()
 }
 
 #[cfg(test)]

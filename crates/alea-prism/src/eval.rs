@@ -22,9 +22,12 @@
 //! - `log(x, b)` needs `x > 0`, `b > 0` and `b != 1` (an error otherwise, rather than a NaN
 //!   that would poison every probability computed from it); it has no exact value.
 //! - Comparisons mix ints and doubles numerically; any comparison with NaN is false except
-//!   `!=`. Conditions (guards, `? :`, comparisons) are decided in double precision even
-//!   in exact evaluation, as PRISM decides them, so that exact and double evaluation see
-//!   the same model; only the numbers are computed exactly.
+//!   `!=`. Decisions on reals (comparisons, `floor`, `ceil`) are made in double
+//!   precision, except inside [`ExKind::Exactly`], where they are made on the exact
+//!   rational values (an error when a value has none). A model resolved for exact
+//!   checking wraps its decisions so, as PRISM's exact mode makes them; the same model
+//!   resolved for double checking does not, so that redoing a double check in exact
+//!   arithmetic reads the model the double check read.
 //! - `&`, `|` and `=>` do not evaluate their right operand when the left one decides: a
 //!   guard such as `y != 0 & mod(x, y) = 0` is safe.
 
@@ -80,6 +83,8 @@ pub struct Context<'a> {
     pub initial: Option<bool>,
     /// The value of `"deadlock"`; `None` makes it an error.
     pub deadlock: Option<bool>,
+    /// Inside [`ExKind::Exactly`]: decisions on reals are made on exact values.
+    exactly: bool,
 }
 
 /// The value of `ex` in `state` (`"init"` and `"deadlock"` are errors: see [`Context`]).
@@ -125,6 +130,7 @@ impl<'a> Context<'a> {
             state,
             initial: None,
             deadlock: None,
+            exactly: false,
         }
     }
 
@@ -200,9 +206,18 @@ impl<'a> Context<'a> {
     // has bool operands, and so on. A mistyped tree still cannot panic, it just ends in
     // `wrong_type` at some node.
 
+    /// This context, deciding on exact values.
+    fn exactly(&self) -> Context<'a> {
+        Context {
+            exactly: true,
+            ..*self
+        }
+    }
+
     fn boolean(&self, ex: &Ex) -> R<bool> {
         match &ex.kind {
             ExKind::Value(Value::Bool(b)) => Ok(*b),
+            ExKind::Exactly(a) => self.exactly().boolean(a),
             ExKind::Var(i) => Ok(self.var(*i, ex.span)? != 0),
             ExKind::Unary(UnOp::Not, a) => Ok(!self.boolean(a)?),
             ExKind::Binary(op, a, b) => match op {
@@ -264,6 +279,9 @@ impl<'a> Context<'a> {
 
     /// The order of two numbers; `None` when one is NaN.
     fn compare(&self, a: &Ex, b: &Ex) -> R<Option<Ordering>> {
+        if self.exactly && (a.ty == Ty::Real || b.ty == Ty::Real) {
+            return Ok(Some(self.exact(a)?.cmp(&self.exact(b)?)));
+        }
         Ok(match (self.number(a)?, self.number(b)?) {
             (Num::Int(i), Num::Int(j)) => Some(i.cmp(&j)),
             (Num::Float(x), Num::Float(y)) => x.partial_cmp(&y),
@@ -277,6 +295,7 @@ impl<'a> Context<'a> {
         match &ex.kind {
             ExKind::Value(Value::Int(i)) => Ok(*i),
             ExKind::Var(i) => self.var(*i, ex.span),
+            ExKind::Exactly(a) => self.exactly().int(a),
             ExKind::Unary(UnOp::Neg, a) => self.int(a)?.checked_neg().ok_or_else(overflow),
             ExKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
                 let (x, y) = (self.int(a)?, self.int(b)?);
@@ -306,6 +325,20 @@ impl<'a> Context<'a> {
                 (Func::Floor | Func::Ceil, [a]) => {
                     if a.ty == Ty::Int {
                         return self.int(a);
+                    }
+                    if self.exactly {
+                        let x = self.exact(a)?;
+                        let r = if *f == Func::Floor {
+                            x.floor()
+                        } else {
+                            x.ceil()
+                        };
+                        return r.to_integer().to_i64().ok_or_else(|| {
+                            EvalError::new(
+                                ex.span,
+                                format!("{r} is not an int: it is out of the 64-bit range"),
+                            )
+                        });
                     }
                     let x = self.float(a)?;
                     let r = if *f == Func::Floor {

@@ -38,6 +38,26 @@ pub struct Ex {
     pub span: Span,
 }
 
+impl Ex {
+    /// The first node of the tree, in preorder (a node before its operands, the operands
+    /// in order), for which `pred` holds: the one walk over an expression's nodes.
+    pub fn find(&self, pred: &mut impl FnMut(&Ex) -> bool) -> Option<&Ex> {
+        if pred(self) {
+            return Some(self);
+        }
+        match &self.kind {
+            ExKind::Value(_) | ExKind::Var(_) | ExKind::Initial | ExKind::Deadlock => None,
+            ExKind::Unary(_, a) | ExKind::Exactly(a) => a.find(pred),
+            ExKind::Binary(_, a, b) => a.find(pred).or_else(|| b.find(pred)),
+            ExKind::Ite(c, a, b) => c
+                .find(pred)
+                .or_else(|| a.find(pred))
+                .or_else(|| b.find(pred)),
+            ExKind::Call(_, args) => args.iter().find_map(|a| a.find(pred)),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExKind {
     /// A literal or a constant, already evaluated.
@@ -53,6 +73,10 @@ pub enum ExKind {
     Initial,
     /// The label `"deadlock"`: a state without an enabled command, given a self-loop.
     Deadlock,
+    /// A decision on reals (a comparison, `floor`, `ceil`) made on their exact rational
+    /// values: models resolved for exact checking wrap their decisions in it, so that
+    /// `1/3 = 0.333333333333333333` is false there, as in rationals.
+    Exactly(Box<Ex>),
 }
 
 /// A state variable. Values are stored as integers; `false` and `true` as 0 and 1.
@@ -133,4 +157,8 @@ pub struct Program {
     pub rewards: Vec<Rewards>,
     /// Every constant with its value, in order of declaration.
     pub constants: Vec<(String, Value)>,
+    /// Whether decisions on reals are made exactly ([`ExKind::Exactly`]): the model was
+    /// resolved for exact checking. Otherwise they are made in `f64`, as the
+    /// floating-point checks read the model.
+    pub exact: bool,
 }

@@ -332,8 +332,10 @@ impl Loading {
     }
 
     /// Resolves the model and its properties with `given` the values of the constants
-    /// they leave open.
-    pub fn resolve(self, given: &[(String, ast::Expr)]) -> Result<Session, Failure> {
+    /// they leave open; for exact checking when `exact` (decisions on reals, such as
+    /// `1/3 = 0.333333333333333333`, are then made on exact values, as in PRISM's exact
+    /// mode: check such a session with [`Settings::exact`]).
+    pub fn resolve(self, given: &[(String, ast::Expr)], exact: bool) -> Result<Session, Failure> {
         let Loading {
             source,
             model,
@@ -342,7 +344,8 @@ impl Loading {
         let files: Vec<&PropertyFile> = properties.iter().map(|p| &p.file).collect();
         let model_given =
             resolve::split_given(&model, &files, given).map_err(|e| located(&source, &e))?;
-        let program = resolve::resolve(&model, &model_given).map_err(|e| located(&source, &e))?;
+        let program =
+            resolve::resolve_with(&model, &model_given, exact).map_err(|e| located(&source, &e))?;
         let scopes = properties
             .iter()
             .map(|p| {
@@ -519,7 +522,8 @@ impl Sizes {
 /// How to explore and check.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Rationals from the literals on; otherwise `f64` with a certified bound.
+    /// Rationals from the literals on; otherwise `f64` with a certified bound. Exact
+    /// decisions too need the session resolved for exact checking ([`Loading::resolve`]).
     pub exact: bool,
     /// The largest error allowed in `f64`: absolute, relative for values above 1.
     pub precision: f64,
@@ -962,7 +966,7 @@ mod tests {
             loading.add_properties(Source::new("<properties>", *p), true)?;
         }
         let options: Vec<String> = constants.iter().map(|c| c.to_string()).collect();
-        loading.resolve(&given_constants(&options)?)
+        loading.resolve(&given_constants(&options)?, false)
     }
 
     fn settings(prune: bool) -> Settings {

@@ -163,7 +163,7 @@ fn prism_check<'py>(
         for (name, text, require) in properties {
             loading.add_properties(Source::from_bytes(name, text)?, require)?;
         }
-        let session = Arc::new(loading.resolve(&given)?);
+        let session = Arc::new(loading.resolve(&given, exact)?);
         let settings = Settings {
             exact,
             precision,

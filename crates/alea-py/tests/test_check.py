@@ -553,3 +553,12 @@ def test_results_are_frozen() -> None:
     with pytest.raises(AttributeError):
         r.value = 0.0  # type: ignore[misc]
     assert "PropertyResult(" in repr(r) and "_answer" not in repr(r)
+
+
+def test_exact_checks_decide_on_exact_values() -> None:
+    """Comparisons of reals are decided exactly with `exact=True`, in double precision
+    without, as `alea check` decides them (`decisions.prism` works both out by hand)."""
+    model = MODELS / "decisions.prism"
+    props = ["P=? [ F s=1 ]", "P=? [ F s=4 ]", 'R{"r"}=? [ C<=1 ]']
+    assert [r.exact for r in alea.check(model, props, exact=True)] == [0, 1, 2]
+    assert [r.value for r in alea.check(model, props)] == pytest.approx([0.5, 0.0, 1.0])

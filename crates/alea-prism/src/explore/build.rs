@@ -35,21 +35,12 @@ pub(crate) enum XProb {
 
 /// The variables `ex` reads, sorted.
 fn reads(ex: &Ex, out: &mut Vec<u32>) {
-    match &ex.kind {
-        ExKind::Var(x) => out.push(*x),
-        ExKind::Value(_) | ExKind::Initial | ExKind::Deadlock => {}
-        ExKind::Unary(_, a) => reads(a, out),
-        ExKind::Binary(_, a, b) => {
-            reads(a, out);
-            reads(b, out);
+    ex.find(&mut |e| {
+        if let ExKind::Var(x) = e.kind {
+            out.push(x);
         }
-        ExKind::Ite(c, a, b) => {
-            reads(c, out);
-            reads(a, out);
-            reads(b, out);
-        }
-        ExKind::Call(_, args) => args.iter().for_each(|a| reads(a, out)),
-    }
+        false
+    });
 }
 
 /// The most values a memo table of exact probabilities keeps.
@@ -224,16 +215,8 @@ fn intersects(a: &[u64], b: &[u64]) -> bool {
 /// The first use of `"init"` or `"deadlock"` in `ex`, which a command cannot read: they
 /// describe states only once exploration is over.
 fn state_label(ex: &Ex) -> Option<Span> {
-    match &ex.kind {
-        ExKind::Initial | ExKind::Deadlock => Some(ex.span),
-        ExKind::Value(_) | ExKind::Var(_) => None,
-        ExKind::Unary(_, a) => state_label(a),
-        ExKind::Binary(_, a, b) => state_label(a).or_else(|| state_label(b)),
-        ExKind::Ite(c, a, b) => state_label(c)
-            .or_else(|| state_label(a))
-            .or_else(|| state_label(b)),
-        ExKind::Call(_, args) => args.iter().find_map(state_label),
-    }
+    ex.find(&mut |e| matches!(e.kind, ExKind::Initial | ExKind::Deadlock))
+        .map(|e| e.span)
 }
 
 fn no_state_label(ex: &Ex) -> Result<(), Error> {

@@ -10,8 +10,9 @@
 //!
 //! The semantics are those of [`crate::eval`] in `f64` (checked integer arithmetic,
 //! short-circuit `&`, `|`, `=>`, `mod` with the sign of the divisor, NaN winning `min` and
-//! `max`, `log` defined only for positive arguments). Conditions are decided in `f64` in
-//! exact mode too, as that module decides them.
+//! `max`, `log` defined only for positive arguments). An expression with a decision to
+//! make on exact values ([`ExKind::Exactly`], in a model resolved for exact checking) is
+//! left to that module's evaluator: the bytecode computes in `f64` only.
 
 use crate::ast::{BinOp, Func, UnOp};
 use crate::error::Span;
@@ -167,6 +168,37 @@ pub(crate) enum Code {
     /// Interval tests combined by `|`, `!` and `&`, which cannot fail.
     Cond(Cond),
     Ops(Box<Prog>),
+    /// An expression with decisions made on exact values, evaluated as a tree.
+    Exact(Box<ExactCode>),
+}
+
+/// An expression that [`crate::eval`] evaluates, giving a value of type `want`.
+#[derive(Clone, Debug)]
+pub(crate) struct ExactCode {
+    ex: Ex,
+    want: Ty,
+    /// The number of variables: the slots of `"init"` and `"deadlock"` follow them.
+    vars: usize,
+}
+
+impl ExactCode {
+    fn eval(&self, vals: &[i64]) -> Result<i64, Fault> {
+        let n = self.vars.min(vals.len());
+        let mut cx = crate::eval::Context::new(&vals[..n]);
+        if let Some(&init) = vals.get(n) {
+            cx = cx.with_initial(init != 0);
+        }
+        if let Some(&dead) = vals.get(n + 1) {
+            cx = cx.with_deadlock(dead != 0);
+        }
+        let ex = &self.ex;
+        match (self.want, ex.ty) {
+            (Ty::Bool, _) | (Ty::Int, Ty::Bool) => cx.eval_bool(ex).map(i64::from),
+            (Ty::Int, _) => cx.eval_int(ex),
+            (Ty::Real, _) => cx.eval_f64(ex).map(bits),
+        }
+        .map_err(|e| Fault::new(e.span, e.message))
+    }
 }
 
 /// Interval tests on variables combined by `&`, `|` and `!` (`(a0 = L & a20 = L) |
@@ -339,6 +371,7 @@ impl Code {
             }
             Code::Cond(c) => Ok(c.holds(vals) as i64),
             Code::Ops(prog) => prog.run(vals, stack),
+            Code::Exact(e) => e.eval(vals),
         }
     }
 
@@ -596,19 +629,26 @@ fn real_to_int(f: f64) -> Result<i64, &'static str> {
 
 /// Whether the expression depends on the state (a variable or a state label).
 pub(crate) fn is_constant(ex: &Ex) -> bool {
-    match &ex.kind {
-        ExKind::Value(_) => true,
-        ExKind::Var(_) | ExKind::Initial | ExKind::Deadlock => false,
-        ExKind::Unary(_, a) => is_constant(a),
-        ExKind::Binary(_, a, b) => is_constant(a) && is_constant(b),
-        ExKind::Ite(c, a, b) => is_constant(c) && is_constant(a) && is_constant(b),
-        ExKind::Call(_, args) => args.iter().all(is_constant),
-    }
+    ex.find(&mut |e| matches!(e.kind, ExKind::Var(_) | ExKind::Initial | ExKind::Deadlock))
+        .is_none()
+}
+
+/// Whether the expression has a decision to make on exact values.
+fn decides_exactly(ex: &Ex) -> bool {
+    ex.find(&mut |e| matches!(e.kind, ExKind::Exactly(_)))
+        .is_some()
 }
 
 /// Compiles `ex` to give a value of type `want` (an `Int` read as a `Real` is converted).
 /// `vars` is the number of variables (the label slots follow them).
 pub(crate) fn compile(ex: &Ex, want: Ty, vars: usize) -> Code {
+    if decides_exactly(ex) {
+        return Code::Exact(Box::new(ExactCode {
+            ex: ex.clone(),
+            want,
+            vars,
+        }));
+    }
     let mut c = Compiler {
         ops: Vec::new(),
         spans: Vec::new(),
@@ -921,6 +961,8 @@ impl Compiler {
                 self.patch(jump);
             }
             ExKind::Call(f, args) => self.call(*f, args, ty, span),
+            // `compile` hands such an expression to the tree evaluator whole.
+            ExKind::Exactly(_) => unreachable!("a decision made exactly, in the bytecode"),
         }
     }
 

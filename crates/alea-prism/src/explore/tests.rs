@@ -150,6 +150,7 @@ fn program(
         labels: Vec::new(),
         rewards: Vec::new(),
         constants: Vec::new(),
+        exact: false,
     }
 }
 

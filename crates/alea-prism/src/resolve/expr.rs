@@ -82,6 +82,8 @@ pub(super) struct Env {
     pub formulas: Vec<ast::Formula>,
     pub labels: Vec<LabelInfo>,
     pub label_index: FxHashMap<String, usize>,
+    /// Whether decisions on reals are made exactly ([`ExKind::Exactly`]).
+    pub exact: bool,
 }
 
 /// The renaming of a module copied from another: `module B = A [x=y, a=b]`.
@@ -305,6 +307,11 @@ fn fold(ex: Ex) -> Ex {
             is_value(c) && is_value(a) && is_value(b)
         }
         ExKind::Call(_, args) => args.iter().all(is_value),
+        ExKind::Exactly(a) => match &a.kind {
+            ExKind::Binary(_, x, y) => is_value(x) && is_value(y),
+            ExKind::Call(_, args) => args.iter().all(is_value),
+            _ => false,
+        },
         _ => false,
     };
     if !constant {
@@ -393,7 +400,7 @@ impl Resolver<'_> {
             ExprKind::Binary(op, a, b) => {
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
-                binary(*op, a, b, span)
+                binary(*op, a, b, span, self.env.exact)
             }
             ExprKind::Ite(c, a, b) => {
                 let c = self.expr(c)?;
@@ -407,7 +414,7 @@ impl Resolver<'_> {
                 for a in args {
                     resolved.push(self.expr(a)?);
                 }
-                call(*f, resolved, span)
+                call(*f, resolved, span, self.env.exact)
             }
         }
     }
@@ -714,7 +721,7 @@ fn ite(c: Ex, a: Ex, b: Ex, span: Span) -> Result<Ex> {
 }
 
 #[inline(never)]
-fn binary(op: BinOp, a: Ex, b: Ex, span: Span) -> Result<Ex> {
+fn binary(op: BinOp, a: Ex, b: Ex, span: Span, exact: bool) -> Result<Ex> {
     let sym = op.symbol();
     let operands = |want_bool: bool, says: &str| -> Result<()> {
         for (side, x) in [("left", &a), ("right", &b)] {
@@ -758,11 +765,28 @@ fn binary(op: BinOp, a: Ex, b: Ex, span: Span) -> Result<Ex> {
             Ty::Bool
         }
     };
-    Ok(fold(Ex {
-        kind: ExKind::Binary(op, Box::new(a), Box::new(b)),
-        ty,
-        span,
-    }))
+    let on_reals = ty == Ty::Bool && (a.ty == Ty::Real || b.ty == Ty::Real);
+    Ok(fold(decided(
+        Ex {
+            kind: ExKind::Binary(op, Box::new(a), Box::new(b)),
+            ty,
+            span,
+        },
+        exact && on_reals,
+    )))
+}
+
+/// `ex`, a decision on reals, wrapped to be made on exact values when `exactly`. The
+/// wrapper goes on before folding, so that a constant decision is folded exactly too.
+fn decided(ex: Ex, exactly: bool) -> Ex {
+    if !exactly {
+        return ex;
+    }
+    Ex {
+        ty: ex.ty,
+        span: ex.span,
+        kind: ExKind::Exactly(Box::new(ex)),
+    }
 }
 
 /// Checks the number of arguments (the parser checks it too, but a tree may be built by
@@ -792,7 +816,7 @@ fn arity(f: Func, count: usize, span: Span) -> Result<()> {
 }
 
 #[inline(never)]
-fn call(f: Func, args: Vec<Ex>, span: Span) -> Result<Ex> {
+fn call(f: Func, args: Vec<Ex>, span: Span, exact: bool) -> Result<Ex> {
     let name = f.name();
     for (i, a) in args.iter().enumerate() {
         let bad = if f == Func::Mod {
@@ -814,11 +838,15 @@ fn call(f: Func, args: Vec<Ex>, span: Span) -> Result<Ex> {
         Func::Min | Func::Max | Func::Pow if all_int => Ty::Int,
         Func::Min | Func::Max | Func::Pow => Ty::Real,
     };
-    Ok(fold(Ex {
-        kind: ExKind::Call(f, args),
-        ty,
-        span,
-    }))
+    let on_reals = matches!(f, Func::Floor | Func::Ceil) && !all_int;
+    Ok(fold(decided(
+        Ex {
+            kind: ExKind::Call(f, args),
+            ty,
+            span,
+        },
+        exact && on_reals,
+    )))
 }
 
 /// The depth of a resolved expression (leaves are 1).
@@ -828,6 +856,7 @@ pub(super) fn depth(ex: &Ex) -> usize {
         ExKind::Binary(_, a, b) => depth(a).max(depth(b)),
         ExKind::Ite(c, a, b) => depth(c).max(depth(a)).max(depth(b)),
         ExKind::Call(_, args) => args.iter().map(depth).max().unwrap_or(0),
+        ExKind::Exactly(a) => depth(a),
         _ => 0,
     }
 }

@@ -39,8 +39,22 @@ pub use scope::Scope;
 /// given constant must be declared in the model without a value; a constant declared
 /// without one must be given.
 pub fn resolve(model: &ast::Model, given: &[(String, ast::Expr)]) -> Result<Program> {
+    resolve_with(model, given, false)
+}
+
+/// [`resolve`], with the decisions on reals (comparisons, `floor`, `ceil`) made on
+/// exact rationals when `exact` ([`ExKind::Exactly`]): constants, guards, updates and
+/// rewards then read as PRISM's exact mode reads them.
+pub fn resolve_with(
+    model: &ast::Model,
+    given: &[(String, ast::Expr)],
+    exact: bool,
+) -> Result<Program> {
     let modules = instances(model)?;
-    let mut env = Env::default();
+    let mut env = Env {
+        exact,
+        ..Env::default()
+    };
     let vars = declare(model, &modules, &mut env)?;
     check_renamed_names(model, &modules, &env)?;
     for label in &model.labels {
@@ -99,6 +113,7 @@ pub fn resolve(model: &ast::Model, given: &[(String, ast::Expr)]) -> Result<Prog
         labels,
         rewards,
         constants,
+        exact,
     })
 }
 

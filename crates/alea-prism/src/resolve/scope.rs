@@ -29,7 +29,10 @@ impl Scope {
         props: &ast::PropertyFile,
         given: &[(String, ast::Expr)],
     ) -> Result<Scope> {
-        let mut env = Env::default();
+        let mut env = Env {
+            exact: program.exact,
+            ..Env::default()
+        };
         for (i, v) in program.variables.iter().enumerate() {
             let index = u32::try_from(i).map_err(|_| Error::new(v.span, "too many variables"))?;
             env.declare(

@@ -1003,3 +1003,39 @@ fn expression_types_are_recorded() {
     assert_eq!(a[1].1.ty, Ty::Bool);
     assert_eq!(a[1].1.kind, ExKind::Var(1));
 }
+
+#[test]
+fn exact_resolution_decides_on_exact_values() {
+    let text = "dtmc
+const double p = (0.1 * 3 = 0.3 ? 0.5 : 0.25);
+const int n = ceil(0.1 * 3 * 10);
+const bool b = 1/3 > 0.333333333333333333;
+module m
+  x : [0..1] init 0;
+  [] x = 0 -> p : (x'=1) + 1 - p : true;
+  [] x = 1 & x / 3 = 0.333333333333333333 -> true;
+endmodule
+";
+    let model = parse(text);
+    let double = resolve(&model, &[]).unwrap();
+    let exact = resolve_with(&model, &[], true).unwrap();
+    assert!(!double.exact && exact.exact);
+    // 0.1 * 3 is 0.30000000000000004 in double precision, and the nearest double to 1/3
+    // is the one to 0.333333333333333333.
+    assert_eq!(real(constant(&double, "p")), (0.25, Some(q(1, 4))));
+    assert_eq!(real(constant(&exact, "p")), (0.5, Some(q(1, 2))));
+    assert_eq!(constant(&double, "n"), &Value::Int(4));
+    assert_eq!(constant(&exact, "n"), &Value::Int(3));
+    assert_eq!(constant(&double, "b"), &Value::Bool(false));
+    assert_eq!(constant(&exact, "b"), &Value::Bool(true));
+    // A decision that depends on the state is wrapped, to be made in each state.
+    let guard = |p: &Program| p.modules[0].commands[1].guard.clone();
+    assert!(guard(&exact)
+        .find(&mut |e| matches!(e.kind, ExKind::Exactly(_)))
+        .is_some());
+    assert!(guard(&double)
+        .find(&mut |e| matches!(e.kind, ExKind::Exactly(_)))
+        .is_none());
+    assert!(eval_bool(&guard(&double), &[1]).unwrap());
+    assert!(!eval_bool(&guard(&exact), &[1]).unwrap());
+}

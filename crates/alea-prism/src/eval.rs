@@ -24,7 +24,8 @@
 //! - Comparisons mix ints and doubles numerically; any comparison with NaN is false except
 //!   `!=`. Decisions on reals (comparisons, `floor`, `ceil`) are made in double
 //!   precision, except inside [`ExKind::Exactly`], where they are made on the exact
-//!   rational values (an error when a value has none). A model resolved for exact
+//!   rational values (in double precision still when a value has none: `log`, a
+//!   fractional power). A model resolved for exact
 //!   checking wraps its decisions so, as PRISM's exact mode makes them; the same model
 //!   resolved for double checking does not, so that redoing a double check in exact
 //!   arithmetic reads the model the double check read.
@@ -280,7 +281,11 @@ impl<'a> Context<'a> {
     /// The order of two numbers; `None` when one is NaN.
     fn compare(&self, a: &Ex, b: &Ex) -> R<Option<Ordering>> {
         if self.exactly && (a.ty == Ty::Real || b.ty == Ty::Real) {
-            return Ok(Some(self.exact(a)?.cmp(&self.exact(b)?)));
+            if let (Ok(x), Ok(y)) = (self.exact(a), self.exact(b)) {
+                return Ok(Some(x.cmp(&y)));
+            }
+            // A value with no rational form (`log`, a fractional power, a division by
+            // zero) is compared in double precision, as without `Exactly`.
         }
         Ok(match (self.number(a)?, self.number(b)?) {
             (Num::Int(i), Num::Int(j)) => Some(i.cmp(&j)),
@@ -326,8 +331,8 @@ impl<'a> Context<'a> {
                     if a.ty == Ty::Int {
                         return self.int(a);
                     }
-                    if self.exactly {
-                        let x = self.exact(a)?;
+                    // A value with no rational form falls back on double precision.
+                    if let (true, Ok(x)) = (self.exactly, self.exact(a)) {
                         let r = if *f == Func::Floor {
                             x.floor()
                         } else {

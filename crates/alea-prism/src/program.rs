@@ -74,8 +74,9 @@ pub enum ExKind {
     /// The label `"deadlock"`: a state without an enabled command, given a self-loop.
     Deadlock,
     /// A decision on reals (a comparison, `floor`, `ceil`) made on their exact rational
-    /// values: models resolved for exact checking wrap their decisions in it, so that
-    /// `1/3 = 0.333333333333333333` is false there, as in rationals.
+    /// values (on `f64` ones when a value has no rational form): models resolved for
+    /// exact checking wrap their decisions in it, so that `1/3 = 0.333333333333333333`
+    /// is false there, as in rationals.
     Exactly(Box<Ex>),
 }
 

@@ -1039,3 +1039,20 @@ endmodule
     assert!(eval_bool(&guard(&double), &[1]).unwrap());
     assert!(!eval_bool(&guard(&exact), &[1]).unwrap());
 }
+
+#[test]
+fn exact_decisions_on_values_without_a_rational_form_fall_back_on_doubles() {
+    let text = "dtmc
+const bool root = pow(2, 0.5) > 1.4142;
+const int k = floor(log(8, 2));
+module m
+  x : [0..1] init 0;
+  [] x = 0 & pow(x + 2, 0.5) < 1.5 -> true;
+endmodule
+";
+    let exact = resolve_with(&parse(text), &[], true).unwrap();
+    assert_eq!(constant(&exact, "root"), &Value::Bool(true));
+    assert_eq!(constant(&exact, "k"), &Value::Int(3));
+    let guard = &exact.modules[0].commands[0].guard;
+    assert!(eval_bool(guard, &[0]).unwrap());
+}

@@ -1,8 +1,9 @@
 //! Expressions compiled for evaluation in every state: constants folded, the common shapes
 //! (`x = c`, `x < c & y = 0`, `x + 1`) turned into direct tests, interval tests combined
 //! by `&`, `|` and `!` into a branching program, and everything else into a small stack
-//! bytecode over `i64` slots (reals stored as `f64` bits, booleans as 0 and 1). Exploration evaluates guards and updates millions of times, so evaluation must
-//! neither allocate nor walk a tree of boxes.
+//! bytecode over `i64` slots (reals stored as `f64` bits, booleans as 0 and 1).
+//! Exploration evaluates guards and updates millions of times, so evaluation must neither
+//! allocate nor walk a tree of boxes.
 //!
 //! An expression reads the state as unpacked values in [`Program::variables`] order, with
 //! two extra slots after them: whether the state is initial, and whether it is a deadlock
@@ -633,6 +634,17 @@ pub(crate) fn is_constant(ex: &Ex) -> bool {
         .is_none()
 }
 
+/// The operands of a chain of one operator, flattened: `a | b | c` has three.
+fn operands<'e>(op: BinOp, ex: &'e Ex, out: &mut Vec<&'e Ex>) {
+    match &ex.kind {
+        ExKind::Binary(o, a, b) if *o == op => {
+            operands(op, a, out);
+            operands(op, b, out);
+        }
+        _ => out.push(ex),
+    }
+}
+
 /// Whether the expression has a decision to make on exact values.
 fn decides_exactly(ex: &Ex) -> bool {
     ex.find(&mut |e| matches!(e.kind, ExKind::Exactly(_)))
@@ -728,16 +740,6 @@ impl Compiler {
         if let Some((x, lo, hi)) = self.test(ex) {
             return Some(Tree::In(x, lo, hi));
         }
-        // The operands of a chain of one operator, flattened: `a | b | c` has three.
-        fn operands<'e>(op: BinOp, ex: &'e Ex, out: &mut Vec<&'e Ex>) {
-            match &ex.kind {
-                ExKind::Binary(o, a, b) if *o == op => {
-                    operands(op, a, out);
-                    operands(op, b, out);
-                }
-                _ => out.push(ex),
-            }
-        }
         match &ex.kind {
             ExKind::Unary(UnOp::Not, a) => Some(Tree::Not(Box::new(self.tree(a)?))),
             ExKind::Binary(op @ (BinOp::And | BinOp::Or), ..) => {
@@ -759,17 +761,8 @@ impl Compiler {
     /// `ex` as a [`Guard`], when it is a conjunction with at least one interval test or
     /// other conjunct that cannot fail.
     fn guard(&self, ex: &Ex) -> Option<Guard> {
-        fn conjuncts<'e>(ex: &'e Ex, out: &mut Vec<&'e Ex>) {
-            match &ex.kind {
-                ExKind::Binary(BinOp::And, a, b) => {
-                    conjuncts(a, out);
-                    conjuncts(b, out);
-                }
-                _ => out.push(ex),
-            }
-        }
         let mut all = Vec::new();
-        conjuncts(ex, &mut all);
+        operands(BinOp::And, ex, &mut all);
         let (mut tests, mut outs, mut conds, mut rest) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for c in all {

@@ -44,8 +44,12 @@ pub(crate) const SKIP: u32 = u32::MAX;
 
 /// Tarjan's algorithm with an explicit stack, on nodes `0..n`, from `roots`: node `v`'s
 /// successors are `entry(t)` for each `t` in `range(v)`, those that are [`SKIP`] left
-/// out (read in place: no list of successors is copied). Only nodes reachable from the
-/// roots appear.
+/// out. Only nodes reachable from the roots appear.
+///
+/// A node's successors are gathered into a shared arena when it is entered, in one
+/// burst: their reads (`entry` looks up a random state) overlap in the processor, where
+/// reading each only as the search reaches it would wait on one miss at a time. On a
+/// million-state model that is a third of the search's time.
 pub(crate) fn components(
     n: usize,
     roots: impl IntoIterator<Item = u32>,
@@ -59,6 +63,7 @@ pub(crate) fn components(
         stack: Vec::new(),
         counter: 0,
         frames: Vec::new(),
+        arena: Vec::new(),
     };
     let mut out = Components {
         nodes: Vec::with_capacity(n),
@@ -68,23 +73,21 @@ pub(crate) fn components(
         if t.index[root as usize] != UNSEEN {
             continue;
         }
-        t.enter(root, range(root));
-        while let Some((v, entries)) = t.frames.last_mut() {
-            let v = *v;
-            if let Some(e) = entries.next() {
-                let w = entry(e);
-                if w == SKIP {
-                    continue;
-                }
+        t.enter(root, range(root), &entry);
+        while let Some(&(v, next, end)) = t.frames.last() {
+            if next < end {
+                let w = t.arena[next];
+                t.frames.last_mut().expect("a frame is open").1 += 1;
                 if t.index[w as usize] == UNSEEN {
-                    t.enter(w, range(w));
+                    t.enter(w, range(w), &entry);
                 } else if t.on_stack[w as usize] {
                     t.low[v as usize] = t.low[v as usize].min(t.index[w as usize]);
                 }
                 continue;
             }
-            t.frames.pop();
-            if let Some(&(parent, _)) = t.frames.last() {
+            let (_, from, _) = t.frames.pop().expect("a frame is open");
+            t.arena.truncate(from);
+            if let Some(&(parent, _, _)) = t.frames.last() {
                 t.low[parent as usize] = t.low[parent as usize].min(t.low[v as usize]);
             }
             if t.low[v as usize] == t.index[v as usize] {
@@ -110,18 +113,21 @@ struct Tarjan {
     on_stack: Vec<bool>,
     stack: Vec<u32>,
     counter: u32,
-    /// A frame is a node and the entries of its successors still to visit.
-    frames: Vec<(u32, Range<usize>)>,
+    /// A frame is a node and the range of its successors in `arena` still to visit.
+    frames: Vec<(u32, usize, usize)>,
+    arena: Vec<u32>,
 }
 
 impl Tarjan {
-    fn enter(&mut self, v: u32, entries: Range<usize>) {
+    fn enter(&mut self, v: u32, entries: Range<usize>, entry: &impl Fn(usize) -> u32) {
         self.index[v as usize] = self.counter;
         self.low[v as usize] = self.counter;
         self.counter += 1;
         self.on_stack[v as usize] = true;
         self.stack.push(v);
-        self.frames.push((v, entries));
+        let from = self.arena.len();
+        self.arena.extend(entries.map(entry).filter(|&w| w != SKIP));
+        self.frames.push((v, from, self.arena.len()));
     }
 }
 

@@ -263,20 +263,21 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
             comps.get(k).iter().filter(node).count() > 1
         })
         .collect();
-    // From the upstream end: each iterated component, or one below such, marks those
-    // it leads to (the first leads to none).
+    // From the upstream end: a component is below an iterated one when one of its
+    // predecessors is in an iterated component or below one. The search stops at the
+    // first such predecessor (most components below a large one find it at once), and
+    // components upstream of every iterated one are not searched at all (an acyclic
+    // model searches none).
     let mut iterated_above = vec![false; comps.count()];
-    for k in (1..comps.count()).rev() {
-        if !(iterated[k] || iterated_above[k]) {
-            continue;
-        }
-        let choices = comps.get(k).iter().flat_map(|&s| m.choices_of(s as usize));
-        for &t in choices.flat_map(|c| &m.to[m.transitions_of(c)]) {
-            let j = comp_of[t as usize] as usize;
-            if unknown[t as usize] && j != k {
-                iterated_above[j] = true;
-            }
-        }
+    let upstream_end = iterated.iter().rposition(|&i| i).unwrap_or(0);
+    for k in (0..upstream_end).rev() {
+        iterated_above[k] = comps.get(k).iter().any(|&s| {
+            g.preds(s as usize).iter().any(|&c| {
+                let from = g.owner[c as usize] as usize;
+                let j = comp_of[from] as usize;
+                unknown[from] && j != k && (iterated[j] || iterated_above[j])
+            })
+        });
     }
     let mut nodes: Vec<u32> = Vec::new();
     let mut local = vec![NONE; n];

@@ -309,7 +309,25 @@ fn write_answer(
         if let Some(name) = &named.name {
             o.insert("name".into(), json!(name));
         }
-        number_fields(&mut o, &checked.value, args.exact);
+        match &checked.value {
+            Some(n) => number_fields(&mut o, n, args.exact),
+            // Only true or false (or a range): no number.
+            None => {
+                o.insert("value".into(), Json::Null);
+                o.insert("infinite".into(), json!(false));
+                if args.exact {
+                    o.insert("exact".into(), Json::Null);
+                }
+                o.insert("error_bound".into(), json!(0.0));
+            }
+        }
+        if let Some((lo, hi)) = &checked.range {
+            let mut low = Map::new();
+            number_fields(&mut low, lo, args.exact);
+            let mut high = Map::new();
+            number_fields(&mut high, hi, args.exact);
+            o.insert("range".into(), json!([low, high]));
+        }
         if let Some(holds) = checked.holds {
             o.insert("holds".into(), json!(holds));
         }
@@ -340,13 +358,16 @@ fn write_answer(
             Some(name) => format!("\"{name}\": {}", named.text),
             None => named.text.clone(),
         };
-        match checked.holds {
-            Some(holds) => writeln!(
-                out,
-                "{label} = {holds} (value {})",
-                number_text(&checked.value)
-            )?,
-            None => writeln!(out, "{label} = {}", number_text(&checked.value))?,
+        match (checked.holds, &checked.value, &checked.range) {
+            (Some(holds), Some(value), _) => {
+                writeln!(out, "{label} = {holds} (value {})", number_text(value))?
+            }
+            (Some(holds), None, _) => writeln!(out, "{label} = {holds}")?,
+            (None, _, Some((lo, hi))) => {
+                writeln!(out, "{label} = [{}, {}]", number_text(lo), number_text(hi))?
+            }
+            (None, Some(value), _) => writeln!(out, "{label} = {}", number_text(value))?,
+            (None, None, None) => unreachable!("a property answers something"),
         }
         if let Some(r) = at_report {
             r.write_text(out)?;
@@ -494,6 +515,7 @@ fn number_fields(o: &mut Map<String, Json>, n: &Number, exact: bool) {
 
 fn number_text(n: &Number) -> String {
     match n {
+        _ if n.is_infinite() && n.to_f64() < 0.0 => "-infinity".into(),
         _ if n.is_infinite() => "infinity".into(),
         Number::Float { value, error_bound } => {
             format!("{} ± {error_bound:.1e}", float_text(*value))

@@ -504,7 +504,7 @@ fn bound_queries_tell_whether_the_value_meets_the_bound() {
         text.starts_with("Pmax>=1/2 [F \"won\"] = true (value 0.5"),
         "{text}"
     );
-    // A filter asks for one number: a bound inside it is refused, at its place.
+    // `max` asks for a number: a bound inside it (true or false) is refused, at its place.
     let out = alea()
         .args([
             "check",
@@ -518,7 +518,7 @@ fn bound_queries_tell_whether_the_value_meets_the_bound() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--prop:1:1:") && err.contains("a bound"),
+        err.contains("--prop:1:1:") && err.contains("true/false"),
         "{err}"
     );
 }

@@ -34,6 +34,9 @@ pub enum ExprKind {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `min(...)`, `pow(a, b)`, ... (also written `func(min, ...)`).
     Call(Func, Vec<Expr>),
+    /// In a property only: an operator over paths (`P>=0.5 [F a]`, `E [G a]`) or a
+    /// filter, whose value in each state is that of the operator there.
+    Operator(Box<Operator>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,28 +269,33 @@ pub struct PropertyFile {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NamedProperty {
     pub name: Option<String>,
-    pub property: Property,
+    /// A state formula: an expression over the state whose operands may be operators
+    /// (`P=? [F a]`, `1 - Pmax=? [...]`, `P>0.5 [F a] & x=1`, `filter(...)`) and, in
+    /// quotes, other properties by name.
+    pub property: Expr,
     /// The property's own text, trimmed (without its name), for output.
     pub text: String,
     pub span: Span,
 }
 
+/// An operator of a property: a query over paths, a path quantifier or a filter.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Property {
-    /// `P=? [...]`, `Rmax=? [...]`, `T=? [...]`; with `bound`, `P>=0.9 [...]`: whether
-    /// the value in the initial states meets it.
+pub enum Operator {
+    /// `P=? [...]`, `Rmax=? [...]`, `T=? [...]`, `S=? [...]`; with `bound`,
+    /// `P>=0.9 [...]`: whether the value meets it.
     Query {
         op: Query,
         path: Path,
-        span: Span,
         bound: Option<Box<Bound>>,
     },
+    /// `E [path]` (some path satisfies it) and `A [path]` (every path does), over every
+    /// choice and every transition.
+    Quantified { all: bool, path: Path },
     /// `filter(op, property, states)`; `states` is `None` when left out (all states).
     Filter {
         op: FilterOp,
-        property: Box<Property>,
+        property: Expr,
         states: Option<Expr>,
-        span: Span,
     },
 }
 
@@ -299,6 +307,8 @@ pub enum Query {
     Reward(Option<RewardRef>, Opt),
     /// `T=?`, `Tmin=?`, `Tmax=?`: the expected number of steps.
     Time(Opt),
+    /// `S=?`, `Smin=?`, `Smax=?`: the long-run share of time in a set.
+    Steady(Opt),
 }
 
 /// The bound of a query that asks whether, rather than what: `>= 0.9` in `P>=0.9 [...]`.
@@ -348,18 +358,52 @@ pub enum RewardRef {
     Index(i64, Span),
 }
 
+/// The steps within which a temporal operator looks: `<=k`, `<k`, `>=k`, `>k`, `=k` or
+/// `[a,b]`. An end left out is open (from step 0, or for ever).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Steps {
+    /// The first step and whether it is excluded (`>k`).
+    pub from: Option<(Expr, bool)>,
+    /// The last step and whether it is excluded (`<k`).
+    pub to: Option<(Expr, bool)>,
+    pub span: Span,
+}
+
+/// The binary temporal operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Temporal {
+    /// `a U b`: `b` at some step, `a` at every step before.
+    Until,
+    /// `a W b`: `a U b`, or `a` for ever.
+    WeakUntil,
+    /// `a R b`: `b` up to and including the first step where `a` holds, or for ever.
+    Release,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Path {
-    /// `F phi`, `F<=k phi`
-    Eventually { bound: Option<Expr>, target: Expr },
-    /// `phi U psi`, `phi U<=k psi`
+    /// `F phi`, `F<=k phi`, ...
+    Eventually { bound: Option<Steps>, target: Expr },
+    /// `G phi`, `G<=k phi`, ...
+    Globally { bound: Option<Steps>, target: Expr },
+    /// `X phi`
+    Next { target: Expr },
+    /// `phi U psi`, `phi W<=k psi`, `phi R psi`, ...
     Until {
+        op: Temporal,
         left: Expr,
         right: Expr,
-        bound: Option<Expr>,
+        bound: Option<Steps>,
     },
-    /// `C<=k`: the reward gathered in the first `k` steps.
-    Cumulative { bound: Expr },
+    /// `C<=k`: the reward gathered in the first `k` steps; `C`: in all steps.
+    Cumulative { bound: Option<Expr> },
+    /// `I=k`: the reward of the state at step `k`.
+    Instant { at: Expr },
+    /// `S`: the long-run average reward per step.
+    LongRun,
+    /// The state formula inside `S [...]`: the long-run share of time spent where it
+    /// holds.
+    Steady { target: Expr },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -375,4 +419,13 @@ pub enum FilterOp {
     First,
     /// Print each state's value (for the command line, the values of all such states).
     Print,
+    /// As `print`, the states whose value is 0 or false too.
+    PrintAll,
+    /// The least and the greatest value.
+    Range,
+    /// The value in the one state chosen (an error unless exactly one is).
+    State,
+    /// The states where the value is least (greatest): true there, false elsewhere.
+    ArgMin,
+    ArgMax,
 }

@@ -453,7 +453,7 @@ impl Session {
     /// The states none of the properties needs expanded (their targets), or `None` when
     /// every state is needed or no property is asked.
     pub fn absorbing(&self) -> Option<Ex> {
-        let asked: Vec<(&Scope, &ast::Property)> = self
+        let asked: Vec<(&Scope, &ast::Expr)> = self
             .properties
             .iter()
             .zip(&self.scopes)
@@ -599,7 +599,14 @@ impl Run {
             stop: self.settings.stop.clone(),
         };
         let program = &session.program;
-        let mut checked = check::check(program, &self.explored, scope, &named.property, &settings);
+        let mut checked = check::check(
+            program,
+            &self.explored,
+            scope,
+            &props.file.properties,
+            &named.property,
+            &settings,
+        );
         if let Err(
             CheckError::Engine(alea_core::Error::NotConverged(..)) | CheckError::Undecided(_),
         ) = checked
@@ -624,8 +631,15 @@ impl Run {
                         exact: true,
                         ..settings
                     };
-                    checked = check::check(program, m, scope, &named.property, &exact)
-                        .map(Checked::rounded);
+                    checked = check::check(
+                        program,
+                        m,
+                        scope,
+                        &props.file.properties,
+                        &named.property,
+                        &exact,
+                    )
+                    .map(Checked::rounded);
                 }
             }
         }
@@ -930,14 +944,22 @@ impl Answer {
     }
 }
 
-/// Whether a property counts steps (`F<=k`, `U<=k`, `C<=k`).
-pub fn is_bounded(property: &ast::Property) -> bool {
-    match property {
-        ast::Property::Query { path, .. } => match path {
-            ast::Path::Eventually { bound, .. } | ast::Path::Until { bound, .. } => bound.is_some(),
-            ast::Path::Cumulative { .. } => true,
+/// Whether a property counts steps (`F<=k`, `U[a,b]`, `X`, `C<=k`, `I=k`): then its
+/// best choice depends on the steps left.
+pub fn is_bounded(property: &ast::Expr) -> bool {
+    let ast::ExprKind::Operator(op) = &property.kind else {
+        return false;
+    };
+    match &**op {
+        ast::Operator::Query { path, .. } | ast::Operator::Quantified { path, .. } => match path {
+            ast::Path::Eventually { bound, .. }
+            | ast::Path::Globally { bound, .. }
+            | ast::Path::Until { bound, .. } => bound.is_some(),
+            ast::Path::Cumulative { bound } => bound.is_some(),
+            ast::Path::Next { .. } | ast::Path::Instant { .. } => true,
+            ast::Path::LongRun | ast::Path::Steady { .. } => false,
         },
-        ast::Property::Filter { property, .. } => is_bounded(property),
+        ast::Operator::Filter { property, .. } => is_bounded(property),
     }
 }
 
@@ -987,7 +1009,7 @@ mod tests {
         let mut run = Run::explore(Arc::clone(&s), settings(false), &Quiet).unwrap();
         assert!(!run.pruned());
         let answer = run.check(ids[0], &Quiet).unwrap();
-        assert!((answer.checked.value.to_f64() - 1.0).abs() < 1e-9);
+        assert!((answer.checked.value.as_ref().unwrap().to_f64() - 1.0).abs() < 1e-9);
         let at = run.find_state("x=0").unwrap();
         let report = answer.report(at);
         let actions: Vec<&str> = report.choices.iter().map(|c| c.action.as_str()).collect();

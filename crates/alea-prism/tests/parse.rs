@@ -2,7 +2,7 @@
 //! as a user would write them, errors rendered as the command line shows them, and the
 //! speed on a large model.
 
-use alea_prism::ast::{ExprKind, ModelType, Module, Path, Property, Query};
+use alea_prism::ast::{ExprKind, FilterOp, ModelType, Module, Operator, Path, Query};
 use alea_prism::parser::{parse_expression, parse_model, parse_properties};
 use std::time::Instant;
 
@@ -55,14 +55,19 @@ fn a_model_and_its_properties() {
     assert_eq!(props.properties.len(), 4);
     assert_eq!(props.properties[0].name.as_deref(), Some("win"));
     assert_eq!(props.properties[0].text, r#"Pmax=? [ F "rich" ]"#);
-    let Property::Query { op, path, .. } = &props.properties[1].property else {
+    let operator = |i: usize| match &props.properties[i].property.kind {
+        ExprKind::Operator(o) => o.as_ref().clone(),
+        other => panic!("an operator: {other:?}"),
+    };
+    let Operator::Query { op, path, .. } = operator(1) else {
         panic!("a query")
     };
     assert!(matches!(op, Query::Probability(_)));
     assert!(matches!(path, Path::Until { bound: Some(_), .. }));
     assert!(matches!(
-        props.properties[3].property,
-        Property::Filter {
+        operator(3),
+        Operator::Filter {
+            op: FilterOp::Print,
             states: Some(_),
             ..
         }
@@ -92,9 +97,9 @@ fn errors_render_with_the_place() {
         shown.contains("m.pm:5:1: expected `;` after the command, found `endmodule`"),
         "{shown}"
     );
-    let text = "P=? [ F>=2 \"a\" ]";
+    let text = "P=? [ F G \"a\" ]";
     let e = parse_properties(text).unwrap_err();
-    assert_eq!(e.line_col(text), (1, 8));
+    assert_eq!(e.line_col(text), (1, 9));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use alea_prism::ast::{self, Property, Type};
+use alea_prism::ast::{self, ExprKind, Operator, Type};
 use alea_prism::parser::{parse_expression, parse_model, parse_properties};
 use alea_prism::resolve::{resolve, Scope};
 
@@ -28,14 +28,23 @@ fn open_constants(constants: &[ast::Constant]) -> Vec<(String, ast::Expr)> {
         .collect()
 }
 
-fn expressions(p: &Property) -> Vec<&ast::Expr> {
-    match p {
-        Property::Query { path, .. } => match path {
-            ast::Path::Eventually { target, .. } => vec![target],
+/// The state formulas of a property's operators (a property with none is one itself).
+fn expressions(p: &ast::Expr) -> Vec<&ast::Expr> {
+    let ExprKind::Operator(o) = &p.kind else {
+        return vec![p];
+    };
+    match &**o {
+        Operator::Query { path, .. } | Operator::Quantified { path, .. } => match path {
+            ast::Path::Eventually { target, .. }
+            | ast::Path::Globally { target, .. }
+            | ast::Path::Next { target }
+            | ast::Path::Steady { target } => vec![target],
             ast::Path::Until { left, right, .. } => vec![left, right],
-            ast::Path::Cumulative { .. } => vec![],
+            ast::Path::Cumulative { .. } | ast::Path::Instant { .. } | ast::Path::LongRun => {
+                vec![]
+            }
         },
-        Property::Filter {
+        Operator::Filter {
             property, states, ..
         } => {
             let mut out = expressions(property);

@@ -250,10 +250,17 @@ impl PrismAnswer {
         let named = self.answer.property();
         d.set_item("property", &named.text)?;
         d.set_item("name", named.name.as_deref())?;
-        d.set_item(
-            "number",
-            number(py, &self.answer.checked.value, self.exact)?,
-        )?;
+        // A property that is only true or false has no number.
+        let value = match &self.answer.checked.value {
+            Some(n) => number(py, n, self.exact)?,
+            None => (None::<f64>, false, None::<(i64, i64)>, 0.0).into_pyobject(py)?,
+        };
+        d.set_item("number", value)?;
+        let range = match &self.answer.checked.range {
+            Some((lo, hi)) => Some((number(py, lo, self.exact)?, number(py, hi, self.exact)?)),
+            None => None,
+        };
+        d.set_item("range", range)?;
         d.set_item("holds", self.answer.checked.holds)?;
         fill(&Sizes::of(&self.answer.model), &d)?;
         d.set_item("pruned", pruned)?;

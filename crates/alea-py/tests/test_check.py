@@ -562,3 +562,29 @@ def test_exact_checks_decide_on_exact_values() -> None:
     props = ["P=? [ F s=1 ]", "P=? [ F s=4 ]", 'R{"r"}=? [ C<=1 ]']
     assert [r.exact for r in alea.check(model, props, exact=True)] == [0, 1, 2]
     assert [r.value for r in alea.check(model, props)] == pytest.approx([0.5, 0.0, 1.0])
+
+
+def test_the_property_language_beyond_one_query() -> None:
+    """Paths with windows, path quantifiers, nested operators, arithmetic on properties
+    and the filters `range` and `state`, as `alea check` reads them; a true/false
+    property has no value, a range its two ends (the walk is worked out by hand)."""
+    walk = (
+        "dtmc\nmodule w\n  x : [0..2] init 0;\n"
+        "  [] x=0 -> 1/2 : (x'=1) + 1/2 : (x'=2);\n  [] x>0 -> true;\nendmodule\n"
+    )
+    props = [
+        "P=? [ X x=1 ]",
+        "P=? [ F>=3 x=1 ]",
+        "P=? [ G x<2 ]",
+        "1 - P=? [ F x=2 ]",
+        "E [ F x=1 ]",
+        "A [ F x=1 ]",
+        "filter(range, P=? [ F x=1 ])",
+        "filter(state, P=? [ F x=1 ], x=1)",
+    ]
+    r = alea.check(walk, props, exact=True)
+    assert [p.exact for p in r[:4]] == [Fraction(1, 2)] * 4
+    assert [(p.value, p.holds) for p in r[4:6]] == [(None, True), (None, False)]
+    assert r[6].range == (0.0, 1.0) and r[6].value is None
+    assert r[6].to_json()["range"][1]["exact"] == "1"
+    assert r[7].exact == 1

@@ -615,7 +615,7 @@ impl EndComponents {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A model from lists of choices, each a list of (successor, probability).

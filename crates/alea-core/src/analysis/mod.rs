@@ -6,3 +6,4 @@
 pub mod components;
 pub mod decide;
 pub mod graph;
+pub mod paths;

@@ -131,6 +131,21 @@ fn iterate(
     k: u64,
     clamp: bool,
 ) -> Answer {
+    let (cur, prev, steps) = run(m, sides, open, rew, start, k, clamp);
+    finish(m, sides, open, rew, cur, prev, steps, k)
+}
+
+/// `k` steps over the open states from `start` (fewer when a step changes nothing):
+/// the bounds after the last step, those one step before, and the steps taken.
+fn run(
+    m: &Form,
+    sides: &Sides,
+    open: &[bool],
+    rew: &[f64],
+    start: Vec<[f64; 2]>,
+    k: u64,
+    clamp: bool,
+) -> (Vec<[f64; 2]>, Vec<[f64; 2]>, u64) {
     let mut cur = start;
     let mut prev = cur.clone();
     let mut steps = 0;
@@ -142,6 +157,22 @@ fn iterate(
             break;
         }
     }
+    (cur, prev, steps)
+}
+
+/// The answer of `k` steps from the bounds after them (`cur`) and one step before
+/// (`prev`): the midpoints, the best first move, and the values the moves are judged by.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    m: &Form,
+    sides: &Sides,
+    open: &[bool],
+    rew: &[f64],
+    cur: Vec<[f64; 2]>,
+    prev: Vec<[f64; 2]>,
+    steps: u64,
+    k: u64,
+) -> Answer {
     // The first move of the best strategy for k steps is best for the k - 1 steps left.
     let mut strategy = vec![0u32; m.states()];
     if k > 0 {
@@ -198,6 +229,67 @@ fn iterate(
     }
 }
 
+/// The value of staying in `open` for `k` steps and then being worth `start` (bounds
+/// on each state's value), in `f64`: each step is a step over the open states, a state
+/// outside `open` being worth its start value at the first step (it is reached after
+/// the `k`-th) and 0 before (the path left `open` too early). `clamp` keeps
+/// probabilities within [0, 1].
+pub(crate) fn prefix(
+    m: &Form,
+    sides: &Sides,
+    open: &[bool],
+    start: Vec<[f64; 2]>,
+    k: u64,
+    clamp: bool,
+) -> Answer {
+    if k == 0 {
+        return finish(m, sides, open, &[], start.clone(), start, 0, 0);
+    }
+    let (mut cur, _, first) = run(m, sides, open, &[], start.clone(), 1, clamp);
+    for (x, &o) in cur.iter_mut().zip(open) {
+        if !o {
+            *x = [0.0, 0.0];
+        }
+    }
+    let (cur, prev, steps) = run(m, sides, open, &[], cur, k - 1, clamp);
+    // After one step, the choices of the first are judged by the start values.
+    let prev = if k == 1 { start } else { prev };
+    finish(m, sides, open, &[], cur, prev, first + steps, k)
+}
+
+/// [`prefix`] exactly.
+pub(crate) fn prefix_exact(
+    m: &Form,
+    ex: &ExactProbs,
+    sides: &Sides,
+    open: &[bool],
+    start: Vec<Exact>,
+    k: u64,
+) -> ExactAnswer {
+    if k == 0 {
+        return iterate_exact(m, ex, sides, open, None, start, 0);
+    }
+    let first = iterate_exact(m, ex, sides, open, None, start.clone(), 1);
+    let cur: Vec<Exact> = first
+        .values
+        .into_iter()
+        .zip(open)
+        .map(|(v, &o)| {
+            if o {
+                v.unwrap_or_default()
+            } else {
+                Exact::zero()
+            }
+        })
+        .collect();
+    let mut answer = iterate_exact(m, ex, sides, open, None, cur, k - 1);
+    if k == 1 {
+        answer.before = Some(start.into_iter().map(Some).collect());
+        answer.strategy = first.strategy;
+    }
+    answer
+}
+
 /// The probability of reaching `target` within `k` steps through `stay`, exactly.
 pub(crate) fn until_exact(
     g: &Graph,
@@ -239,8 +331,9 @@ pub(crate) fn cumulative_exact(
 }
 
 /// The `k` steps in integers: with `L` the least common multiple of the probabilities'
-/// denominators and `R` that of the rewards', the value after `j` steps is an integer
-/// over `R * L^j`, and a step is `N'(s) = best of (r_c R) L^(j+1) + sum of (p L) N(t)`:
+/// denominators and `R` that of the rewards' and the start values', the value after `j`
+/// steps is an integer over `R * L^j`, and a step is `N'(s) = best of (r_c R) L^(j+1) +
+/// sum of (p L) N(t)`:
 /// no fraction is reduced until the end (reducing every sum, as rationals would, costs a
 /// greatest common divisor each time and saves little: the denominators grow as `L^j`
 /// all the same). All values of a step share the denominator, so choices are compared
@@ -259,9 +352,12 @@ fn iterate_exact(
         .values
         .iter()
         .fold(BigInt::one(), |acc, p| acc.lcm(p.denom()));
-    let r = rew.map_or_else(BigInt::one, |rew| {
-        rew.iter().fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
-    });
+    // `R` covers the start values' denominators too: they are scaled by it.
+    let r = rew
+        .unwrap_or(&[])
+        .iter()
+        .chain(&start)
+        .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()));
     let scaled = |q: &Exact, by: &BigInt| -> BigInt { q.numer() * (by / q.denom()) };
     let probs: Vec<BigInt> = ex.values.iter().map(|p| scaled(p, &l)).collect();
     let rewards: Vec<BigInt> =

@@ -324,6 +324,48 @@ pub fn bounded_until_exact(
     Ok(bounded::until_exact(&g, ex, &sides, stay, target, k))
 }
 
+/// The value of staying in `open` for `k` steps and then being worth `start` (bounds on
+/// each state's value there): a state outside `open` is worth its start value when it is
+/// reached at step `k`, and 0 before. With `probability`, the values stay within
+/// [0, 1]. The step-bounded properties with a first step (`F>=k`, `U[a,b]`) are such a
+/// prefix before their remaining question; with `open` every state, the expected value
+/// of `start` after `k` steps (the instantaneous reward). The best choice depends on the
+/// steps left: the strategy is the best first move.
+pub fn prefix(
+    m: &Form,
+    goal: Goal,
+    open: &[bool],
+    start: Vec<[f64; 2]>,
+    k: u64,
+    probability: bool,
+) -> Result<Answer> {
+    let g = checked(m, &[("open", open)]);
+    assert_eq!(start.len(), m.states(), "one start value per state");
+    Ok(bounded::prefix(
+        m,
+        &Sides::new(&g, goal),
+        open,
+        start,
+        k,
+        probability,
+    ))
+}
+
+/// [`prefix`] in exact rationals.
+pub fn prefix_exact(
+    m: &Form,
+    goal: Goal,
+    open: &[bool],
+    start: Vec<Exact>,
+    k: u64,
+) -> Result<ExactAnswer> {
+    let ex = m.exact_probs()?;
+    let g = checked(m, &[("open", open)]);
+    assert_eq!(start.len(), m.states(), "one start value per state");
+    let sides = Sides::new(&g, goal);
+    Ok(bounded::prefix_exact(m, ex, &sides, open, start, k))
+}
+
 /// The expected reward gathered until `target` is reached (a state's and a choice's
 /// rewards are gathered on leaving them; nothing from the target on). Infinite where the
 /// optimising strategy misses the target with positive probability: for `Min`, where

@@ -1,14 +1,24 @@
-//! Answers properties on an explored model: each query becomes one of the engine's
-//! questions on the sparse form (reach a set through another, within k steps or at all;
-//! the reward gathered until a set is reached or within k steps), answered for every
-//! state; a filter then reduces those values over a set of states.
+//! Answers properties on an explored model. A property is a state formula (see
+//! [`formula`]); each operator in it becomes one of the engine's questions on the
+//! explicit form (reach a set through another, within a window of steps or at all; the
+//! reward gathered until a set is reached or within k steps; the paths of `E` and `A`),
+//! answered for every state; a filter then reduces values over a set of states.
+
+mod formula;
+mod paths;
 
 use alea_core::form::{ExactRewards, Rewards};
 use alea_core::solve::{self, Answer, Context, ExactAnswer, Goal};
 use alea_core::{Exact, Stop};
 use num_traits::{ToPrimitive, Zero};
 
-use crate::ast::{BinOp, FilterOp, ModelType, Opt, Path, Property, Query, Rel, UnOp};
+use formula::Evaluator;
+pub use formula::{Reduced, Values};
+
+use crate::ast::{
+    BinOp, Expr, ExprKind, FilterOp, ModelType, NamedProperty, Operator, Opt, Path, Query, Rel,
+    Temporal, UnOp,
+};
 use crate::error::{Error, Span};
 use crate::explore::Explored;
 use crate::program::{Ex, ExKind, Program, Ty};
@@ -76,6 +86,24 @@ impl Number {
         }
     }
 
+    /// An exact number as `f64`, its bound covering the rounding.
+    pub fn rounded(self) -> Number {
+        match self {
+            Number::Exact(Some(q)) => {
+                let value = q.to_f64().unwrap_or(f64::NAN);
+                Number::Float {
+                    value,
+                    error_bound: value.abs() * f64::EPSILON,
+                }
+            }
+            Number::Exact(None) => Number::Float {
+                value: f64::INFINITY,
+                error_bound: 0.0,
+            },
+            float => float,
+        }
+    }
+
     /// The absolute bound on the error of [`Number::to_f64`] against the true value (0
     /// when exact: the rounding to `f64` aside).
     pub fn error_bound(&self) -> f64 {
@@ -112,111 +140,128 @@ pub enum Gathered {
     Exact(ExactRewards),
 }
 
-/// A property answered: the number it asks for, and for a query its values in every
-/// state (a filter has none: it is one number for the model).
+/// A property answered: the number it asks for (or whether it holds), and for a query
+/// its values in every state.
 #[derive(Clone, Debug)]
 pub struct Checked {
-    pub value: Number,
+    /// `None` for a property that is only true or false (`E [F a]`, `x=1 & P>0 [...]`,
+    /// `filter(forall, ...)`) and for a range.
+    pub value: Option<Number>,
+    /// The values of the query the property is (absent for other properties).
     pub solved: Option<Solved>,
-    /// For a bound query (`P>=0.9 [...]`): whether it holds in every initial state (then
-    /// `value` is the value of the initial state furthest on the wrong side).
+    /// Whether a true/false property holds: a bound query (`P>=0.9 [...]`) in every
+    /// initial state (then `value` is the value of the initial state furthest on the
+    /// wrong side), or any other in every initial state.
     pub holds: Option<bool>,
+    /// For `filter(range, ...)`: the least and the greatest value.
+    pub range: Option<(Number, Number)>,
 }
 
 impl Checked {
     /// An exact answer as `f64`, its bound covering the rounding; the values of every
     /// state stay exact.
     pub fn rounded(self) -> Checked {
-        let value = match self.value {
-            Number::Exact(Some(q)) => {
-                let value = q.to_f64().unwrap_or(f64::NAN);
-                Number::Float {
-                    value,
-                    error_bound: value.abs() * f64::EPSILON,
-                }
-            }
-            Number::Exact(None) => Number::Float {
-                value: f64::INFINITY,
-                error_bound: 0.0,
-            },
-            float => float,
-        };
-        Checked { value, ..self }
+        Checked {
+            value: self.value.map(Number::rounded),
+            range: self.range.map(|(lo, hi)| (lo.rounded(), hi.rounded())),
+            ..self
+        }
     }
 }
 
-/// Answers `property` on the explored model.
+/// Answers `property` on the explored model; `named` are the properties of its file,
+/// which it may name in quotes.
 pub fn check(
     program: &Program,
     explored: &Explored,
     scope: &Scope,
-    property: &Property,
+    named: &[NamedProperty],
+    property: &Expr,
     settings: &Settings,
 ) -> Result<Checked> {
-    match property {
-        Property::Query {
-            op,
-            path,
-            span,
-            bound: None,
-        } => {
-            let solved = solve_query(program, explored, scope, (op, path, *span), settings)?;
-            let value = at_initial(explored, &solved, *span)?;
-            Ok(Checked {
-                value,
-                solved: Some(solved),
-                holds: None,
-            })
-        }
-        Property::Query {
-            op,
-            path,
-            span,
-            bound: Some(bound),
-        } => {
-            let threshold = scope.threshold(&bound.threshold)?;
-            let op = bounded_goal(program, op, bound.rel);
-            let solved = solve_query(program, explored, scope, (&op, path, *span), settings)?;
-            let (value, holds) = judge(explored, &solved, bound.rel, &threshold, *span)?;
-            Ok(Checked {
-                value,
-                solved: Some(solved),
-                holds: Some(holds),
-            })
-        }
-        Property::Filter {
-            op,
-            property: inner,
-            states,
-            span,
-        } => {
-            let (inner_op, path, inner_span) = filtered(inner, *span)?;
-            let solved = solve_query(
-                program,
-                explored,
-                scope,
-                (inner_op, path, inner_span),
-                settings,
-            )?;
-            let selected = match states {
-                Some(e) => explored.states_where(&scope.state_formula(e)?)?,
-                None => vec![true; explored.form.states()],
-            };
-            let chosen: Vec<usize> = (0..selected.len()).filter(|&s| selected[s]).collect();
-            if chosen.is_empty() {
-                let at = states.as_ref().map_or(*span, |e| e.span);
-                return Err(
-                    Error::new(at, "no reachable state satisfies the filter's states").into(),
-                );
+    let mut ev = Evaluator {
+        program,
+        explored,
+        scope,
+        named,
+        settings,
+        within: Vec::new(),
+    };
+    let span = property.span;
+    if let ExprKind::Operator(op) = &property.kind {
+        match &**op {
+            Operator::Query {
+                op,
+                path,
+                bound: None,
+            } => {
+                let solved = ev.query(op, path, span, None)?;
+                let value = at_initial(explored, &solved, span)?;
+                return Ok(Checked {
+                    value: Some(value),
+                    solved: Some(solved),
+                    holds: None,
+                    range: None,
+                });
             }
-            let value = reduce(*op, &solved, &chosen, *span)?;
-            Ok(Checked {
-                value,
-                solved: None,
-                holds: None,
-            })
+            Operator::Query {
+                op,
+                path,
+                bound: Some(bound),
+            } => {
+                let threshold = scope.threshold(&bound.threshold)?;
+                let solved = ev.query(op, path, span, Some(bound.rel))?;
+                let (value, holds) = judge(explored, &solved, bound.rel, &threshold, span)?;
+                return Ok(Checked {
+                    value: Some(value),
+                    solved: Some(solved),
+                    holds: Some(holds),
+                    range: None,
+                });
+            }
+            Operator::Filter {
+                op,
+                property,
+                states,
+            } => {
+                let mut checked = Checked {
+                    value: None,
+                    solved: None,
+                    holds: None,
+                    range: None,
+                };
+                match ev.filter(*op, property, states.as_ref(), span)? {
+                    Reduced::Bool(b) => checked.holds = Some(b),
+                    Reduced::Number(x) => checked.value = Some(x),
+                    Reduced::Range(lo, hi) => checked.range = Some((lo, hi)),
+                    Reduced::States(v) => {
+                        checked.holds = Some(explored.form.initial.iter().all(|&s| v[s as usize]))
+                    }
+                }
+                return Ok(checked);
+            }
+            Operator::Quantified { .. } => {}
         }
     }
+    // Any other state formula: its value in the initial states.
+    let initial = &explored.form.initial;
+    Ok(match ev.values(property)? {
+        Values::Bool(v) => Checked {
+            value: None,
+            solved: None,
+            holds: Some(initial.iter().all(|&s| v[s as usize])),
+            range: None,
+        },
+        Values::Number(v) => {
+            let numbers = initial.iter().map(|&s| v[s as usize].clone()).collect();
+            Checked {
+                value: Some(at_initial_values(numbers, span)?),
+                solved: None,
+                holds: None,
+                range: None,
+            }
+        }
+    })
 }
 
 /// A property as a question for a checker that keeps the model elsewhere (alea's
@@ -232,15 +277,16 @@ pub struct Plan {
     filter_span: Span,
 }
 
-/// The plan of `property`: a query, with or without a bound, or a filter of a query.
-pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Plan> {
-    match property {
-        Property::Query {
-            op,
-            path,
-            span,
-            bound,
-        } => {
+/// The plan of `property` for a checker that keeps the model elsewhere: a query of `F`
+/// or `U` (within `k` steps or not) over expressions of the state, with or without a
+/// bound, or a filter of such a query.
+pub fn plan(program: &Program, scope: &Scope, property: &Expr) -> Result<Plan> {
+    let span = property.span;
+    let ExprKind::Operator(op) = &property.kind else {
+        return Err(beyond_plans(span));
+    };
+    match &**op {
+        Operator::Query { op, path, bound } => {
             let (op, bound) = match bound {
                 None => (op.clone(), None),
                 Some(b) => (
@@ -249,38 +295,64 @@ pub fn plan(program: &Program, scope: &Scope, property: &Property) -> Result<Pla
                 ),
             };
             Ok(Plan {
-                question: question(program, scope, (&op, path, *span))?,
+                question: question(program, scope, (&op, path, span))?,
                 bound,
-                span: *span,
+                span,
                 filter: None,
-                filter_span: *span,
+                filter_span: span,
             })
         }
-        Property::Filter {
+        Operator::Filter {
             op,
             property: inner,
             states,
-            span,
         } => {
-            let (inner_op, path, inner_span) = filtered(inner, *span)?;
-            if matches!(
+            let (inner_op, path, inner_span) = filtered(inner, span)?;
+            if !matches!(
                 op,
-                FilterOp::Count | FilterOp::Forall | FilterOp::Exists | FilterOp::Print
+                FilterOp::Min | FilterOp::Max | FilterOp::Avg | FilterOp::Sum | FilterOp::First
             ) {
-                reduce_numbers(*op, Vec::new(), false, *span)?;
+                return Err(beyond_plans(span));
             }
-            let states_ex = states
-                .as_ref()
-                .map(|e| scope.state_formula(e))
-                .transpose()?;
+            let states_ex = match states {
+                Some(e) if mentions_operator(e) => return Err(beyond_plans(e.span)),
+                Some(e) => Some(scope.state_formula(e)?),
+                None => None,
+            };
             Ok(Plan {
                 question: question(program, scope, (inner_op, path, inner_span))?,
                 bound: None,
-                span: *span,
+                span,
                 filter: Some((*op, states_ex)),
-                filter_span: states.as_ref().map_or(*span, |e| e.span),
+                filter_span: states.as_ref().map_or(span, |e| e.span),
             })
         }
+        Operator::Quantified { .. } => Err(beyond_plans(span)),
+    }
+}
+
+/// The error for a property that [`plan`] cannot make a question of.
+fn beyond_plans(span: Span) -> CheckError {
+    Error::new(
+        span,
+        "with --cluster alea checks the queries P, R and T of F phi, phi U psi (within k \
+         steps or not) and C<=k over expressions of the state, with or without a bound, and \
+         their filters min, max, avg, sum and first; check this property without --cluster",
+    )
+    .into()
+}
+
+/// Whether an operator (or the name of a property) is within `e`.
+fn mentions_operator(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Operator(_) => true,
+        ExprKind::Unary(_, a) => mentions_operator(a),
+        ExprKind::Binary(_, a, b) => mentions_operator(a) || mentions_operator(b),
+        ExprKind::Ite(c, a, b) => {
+            mentions_operator(c) || mentions_operator(a) || mentions_operator(b)
+        }
+        ExprKind::Call(_, args) => args.iter().any(mentions_operator),
+        _ => false,
     }
 }
 
@@ -320,9 +392,10 @@ pub fn conclude_filter(
         op => reduce_numbers(*op, parts, false, plan.span)?,
     };
     Ok(Checked {
-        value,
+        value: Some(value),
         solved: None,
         holds: None,
+        range: None,
     })
 }
 
@@ -331,36 +404,38 @@ pub fn conclude_filter(
 pub fn conclude(plan: &Plan, initial: Vec<(Number, bool)>) -> Result<Checked> {
     match &plan.bound {
         None => Ok(Checked {
-            value: at_initial_values(initial.into_iter().map(|(n, _)| n).collect(), plan.span)?,
+            value: Some(at_initial_values(
+                initial.into_iter().map(|(n, _)| n).collect(),
+                plan.span,
+            )?),
             solved: None,
             holds: None,
+            range: None,
         }),
         Some((rel, threshold)) => {
             let (value, holds) = judge_values(initial, *rel, threshold, plan.span)?;
             Ok(Checked {
-                value,
+                value: Some(value),
                 solved: None,
                 holds: Some(holds),
+                range: None,
             })
         }
     }
 }
 
 /// The query a filter reduces: one for a value, without a bound.
-fn filtered(inner: &Property, span: Span) -> Result<(&Query, &Path, Span)> {
-    match inner {
-        Property::Query {
-            op,
-            path,
-            span,
-            bound: None,
-        } => Ok((op, path, *span)),
-        _ => Err(Error::new(
-            span,
-            "a filter takes a query for a value such as `P=? [F \"goal\"]`, not another \
-             filter or a bound",
-        )
-        .into()),
+fn filtered(inner: &Expr, span: Span) -> Result<(&Query, &Path, Span)> {
+    match &inner.kind {
+        ExprKind::Operator(op) => match &**op {
+            Operator::Query {
+                op,
+                path,
+                bound: None,
+            } => Ok((op, path, inner.span)),
+            _ => Err(beyond_plans(span)),
+        },
+        _ => Err(beyond_plans(span)),
     }
 }
 
@@ -380,6 +455,7 @@ fn bounded_goal(program: &Program, op: &Query, rel: Rel) -> Query {
         Query::Probability(opt) => Query::Probability(pick(*opt)),
         Query::Reward(r, opt) => Query::Reward(r.clone(), pick(*opt)),
         Query::Time(opt) => Query::Time(pick(*opt)),
+        Query::Steady(opt) => Query::Steady(pick(*opt)),
     }
 }
 
@@ -568,12 +644,6 @@ fn absolute(bound: f64, value: f64) -> f64 {
     }
 }
 
-fn reduce(op: FilterOp, solved: &Solved, chosen: &[usize], span: Span) -> Result<Number> {
-    let values: Vec<Number> = chosen.iter().map(|&s| value_of(solved, s)).collect();
-    let exact = matches!(solved.values, StateValues::Exact(_));
-    reduce_numbers(op, values, exact, span)
-}
-
 /// A filter's reduction of `values` (at least one), exact or in `f64` with the bound of
 /// every rounding. A checker that keeps the states apart (alea's cluster) reduces each
 /// part, then the parts' results: the least of the least, the sum of the sums (an
@@ -659,16 +729,14 @@ pub fn reduce_numbers(
                 total
             })
         }
-        FilterOp::Count | FilterOp::Forall | FilterOp::Exists | FilterOp::Print => {
-            Err(Error::new(
-                span,
-                format!(
-                    "filter `{}` needs a true/false property; alea's properties are numbers: use min, max, avg, sum or first",
-                    filter_name(op)
-                ),
-            )
-            .into())
-        }
+        _ => Err(Error::new(
+            span,
+            format!(
+                "filter `{}` does not reduce numbers to one: use min, max, avg, sum or first",
+                filter_name(op)
+            ),
+        )
+        .into()),
     }
 }
 
@@ -697,6 +765,11 @@ fn filter_name(op: FilterOp) -> &'static str {
         FilterOp::Exists => "exists",
         FilterOp::First => "first",
         FilterOp::Print => "print",
+        FilterOp::PrintAll => "printall",
+        FilterOp::Range => "range",
+        FilterOp::State => "state",
+        FilterOp::ArgMin => "argmin",
+        FilterOp::ArgMax => "argmax",
     }
 }
 
@@ -753,43 +826,44 @@ impl Question {
     }
 }
 
-/// The question of a query, or why it cannot be asked of this program.
+/// The question of a query for a checker that keeps the model elsewhere (see [`plan`]),
+/// or why it cannot be asked.
 pub fn question(
     program: &Program,
     scope: &Scope,
     (op, path, span): (&Query, &Path, Span),
 ) -> Result<Question> {
-    let span = &span;
-    let step_bound = |e: &crate::ast::Expr| -> Result<u64> {
-        let k = scope.int_value(e)?;
-        u64::try_from(k).map_err(|_| {
-            CheckError::Property(Error::new(
-                e.span,
-                format!("a step bound must be at least 0, this is {k}"),
-            ))
-        })
+    let formula = |e: &Expr| -> Result<Ex> {
+        if mentions_operator(e) {
+            return Err(beyond_plans(e.span));
+        }
+        Ok(scope.state_formula(e)?)
+    };
+    // `<=k` or nothing.
+    let upper = |steps: &Option<crate::ast::Steps>| -> Result<Option<u64>> {
+        match steps {
+            None => Ok(None),
+            Some(crate::ast::Steps {
+                from: None,
+                to: Some((k, false)),
+                ..
+            }) => Ok(Some(step_count(scope, k)?)),
+            Some(_) => Err(beyond_plans(span)),
+        }
     };
     match op {
         Query::Probability(opt) => {
-            let goal = goal_of(program, *opt, *span, "P")?;
-            let (stay, target, bound) = match path {
-                Path::Eventually { bound, target } => {
-                    (None, scope.state_formula(target)?, bound.as_ref())
-                }
-                Path::Until { left, right, bound } => (
-                    Some(scope.state_formula(left)?),
-                    scope.state_formula(right)?,
-                    bound.as_ref(),
-                ),
-                Path::Cumulative { .. } => {
-                    return Err(Error::new(
-                        *span,
-                        "C<=k is a reward path: ask for R=? [C<=k], not a probability",
-                    )
-                    .into())
-                }
+            let goal = goal_of(program, *opt, span, "P")?;
+            let (stay, target, steps) = match path {
+                Path::Eventually { bound, target } => (None, formula(target)?, upper(bound)?),
+                Path::Until {
+                    op: Temporal::Until,
+                    left,
+                    right,
+                    bound,
+                } => (Some(formula(left)?), formula(right)?, upper(bound)?),
+                _ => return Err(beyond_plans(span)),
             };
-            let steps = bound.map(step_bound).transpose()?;
             Ok(Question::Until {
                 goal,
                 stay,
@@ -799,12 +873,10 @@ pub fn question(
         }
         Query::Reward(_, opt) | Query::Time(opt) => {
             let (name, reward) = match op {
-                Query::Reward(reference, _) => {
-                    ("R", Some(scope.reward_index_at(reference, *span)?))
-                }
+                Query::Reward(reference, _) => ("R", Some(scope.reward_index_at(reference, span)?)),
                 _ => ("T", None),
             };
-            let goal = goal_of(program, *opt, *span, name)?;
+            let goal = goal_of(program, *opt, span, name)?;
             match path {
                 Path::Eventually {
                     bound: None,
@@ -812,117 +884,183 @@ pub fn question(
                 } => Ok(Question::Reach {
                     goal,
                     reward,
-                    target: scope.state_formula(target)?,
+                    target: formula(target)?,
                 }),
-                Path::Cumulative { bound } => {
-                    if matches!(op, Query::Time(_)) {
-                        return Err(Error::new(
-                            *span,
-                            "T=? asks for the expected steps to reach a set: T=? [F phi]",
-                        )
-                        .into());
-                    }
+                Path::Cumulative { bound: Some(k) } if reward.is_some() => {
                     Ok(Question::Cumulative {
                         goal,
                         reward,
-                        steps: step_bound(bound)?,
+                        steps: step_count(scope, k)?,
                     })
                 }
-                Path::Eventually { bound: Some(b), .. } => Err(Error::new(
-                    b.span,
-                    format!("{name}=? takes F phi (reach phi) or C<=k (k steps); a bounded F is not supported for rewards"),
-                )
-                .into()),
-                Path::Until { left, .. } => Err(Error::new(
-                    left.span,
-                    format!("{name}=? takes F phi or C<=k; U is for probabilities"),
-                )
-                .into()),
+                _ => Err(beyond_plans(span)),
             }
+        }
+        Query::Steady(_) => Err(beyond_plans(span)),
+    }
+}
+
+/// A step count, at least 0.
+fn step_count(scope: &Scope, e: &Expr) -> Result<u64> {
+    let k = scope.int_value(e)?;
+    Ok(u64::try_from(k).expect("a step bound is at least 0"))
+}
+
+impl Evaluator<'_> {
+    /// A query answered in every state; `rel` is the relation of its bound, if any (in
+    /// an mdp, a bound without `min` or `max` is on the least value for `>` and `>=`,
+    /// the greatest otherwise).
+    pub(super) fn query(
+        &mut self,
+        op: &Query,
+        path: &Path,
+        span: Span,
+        rel: Option<Rel>,
+    ) -> Result<Solved> {
+        let (program, explored, settings) = (self.program, self.explored, self.settings);
+        let op = match rel {
+            Some(rel) => bounded_goal(program, op, rel),
+            None => op.clone(),
+        };
+        let m = &explored.form;
+        let n = m.states();
+        let names = |s: usize| explored.name(s);
+        let cx = Context::new(settings.precision)
+            .with_stop(settings.stop.clone())
+            .with_names(&names);
+        match &op {
+            Query::Probability(opt) => {
+                let goal = goal_of(program, *opt, span, "P")?;
+                let scope = self.scope;
+                let lowered = paths::lower(path, scope, span, &mut |e| self.sat(e))?;
+                // The path under a negation optimises the other way.
+                let g = goal.unwrap_or(Goal::Max);
+                let g = if lowered.negated { g.opposite() } else { g };
+                let values = paths::probability(explored, g, &lowered.path, settings.exact, &cx)?;
+                let values = if lowered.negated {
+                    paths::complement(values)
+                } else {
+                    values
+                };
+                // A state whose value the path settles at once is fixed: no choice
+                // there changes it.
+                let fixed = match &lowered.path {
+                    paths::Lowered::Until {
+                        stay,
+                        target,
+                        window: paths::Window { from: 0, .. },
+                    } => (0..n).map(|s| target[s] || !stay[s]).collect(),
+                    _ => vec![false; n],
+                };
+                Ok(Solved {
+                    values,
+                    goal,
+                    rewards: None,
+                    fixed,
+                })
+            }
+            Query::Reward(_, opt) | Query::Time(opt) => {
+                let (name, reward) = match &op {
+                    Query::Reward(reference, _) => {
+                        ("R", Some(self.scope.reward_index_at(reference, span)?))
+                    }
+                    _ => ("T", None),
+                };
+                let goal = goal_of(program, *opt, span, name)?;
+                let g = goal.unwrap_or(Goal::Max);
+                let rewards = reward_vectors(program, explored, reward, settings.exact)?;
+                let (values, fixed) = match path {
+                    Path::Eventually {
+                        bound: None,
+                        target,
+                    } => {
+                        let target = self.sat(target)?;
+                        let values = match &rewards {
+                            Gathered::Float(r) => {
+                                StateValues::Float(solve::reach_reward(m, g, &target, r, &cx)?)
+                            }
+                            Gathered::Exact(r) => StateValues::Exact(solve::reach_reward_exact(
+                                m, g, &target, r, &cx,
+                            )?),
+                        };
+                        (values, target)
+                    }
+                    Path::Cumulative { bound: Some(k) } if name == "R" => {
+                        let k = step_count(self.scope, k)?;
+                        let values = match &rewards {
+                            Gathered::Float(r) => {
+                                StateValues::Float(solve::cumulative_reward(m, g, r, k)?)
+                            }
+                            Gathered::Exact(r) => {
+                                StateValues::Exact(solve::cumulative_reward_exact(m, g, r, k)?)
+                            }
+                        };
+                        (values, vec![false; n])
+                    }
+                    Path::Instant { at } if name == "R" => {
+                        // The state rewards at step k: k steps of expectation from them.
+                        let k = step_count(self.scope, at)?;
+                        let all = vec![true; n];
+                        let values = match &rewards {
+                            Gathered::Float(r) => {
+                                let start = r.state.iter().map(|&v| [v, v]).collect();
+                                StateValues::Float(solve::prefix(m, g, &all, start, k, false)?)
+                            }
+                            Gathered::Exact(r) => StateValues::Exact(solve::prefix_exact(
+                                m,
+                                g,
+                                &all,
+                                r.state.clone(),
+                                k,
+                            )?),
+                        };
+                        return Ok(Solved {
+                            values,
+                            goal,
+                            rewards: None,
+                            fixed: vec![false; n],
+                        });
+                    }
+                    Path::Cumulative { bound: None } => {
+                        return Err(not_yet(span, "the total reward `C`"))
+                    }
+                    Path::LongRun => {
+                        return Err(not_yet(span, "the long-run average reward `S`"))
+                    }
+                    Path::Eventually { bound: Some(b), .. } => {
+                        return Err(Error::new(
+                            b.span,
+                            format!("{name}=? takes F phi, C<=k, C, I=k or S; a step bound on F is not a reward path"),
+                        )
+                        .into())
+                    }
+                    _ => {
+                        return Err(Error::new(
+                            span,
+                            if name == "R" {
+                                "R=? takes F phi (reach phi), C<=k (k steps), C (all steps), I=k (at step k) or S (in the long run)"
+                            } else {
+                                "T=? asks for the expected steps to reach a set: T=? [F phi]"
+                            },
+                        )
+                        .into())
+                    }
+                };
+                Ok(Solved {
+                    values,
+                    goal,
+                    rewards: Some(rewards),
+                    fixed,
+                })
+            }
+            Query::Steady(_) => Err(not_yet(span, "the steady-state operator `S`")),
         }
     }
 }
 
-fn solve_query(
-    program: &Program,
-    explored: &Explored,
-    scope: &Scope,
-    query: (&Query, &Path, Span),
-    settings: &Settings,
-) -> Result<Solved> {
-    let m = &explored.form;
-    let n = m.states();
-    let names = |s: usize| explored.name(s);
-    let cx = Context::new(settings.precision)
-        .with_stop(settings.stop.clone())
-        .with_names(&names);
-    let question = question(program, scope, query)?;
-    let goal = question.goal();
-    let g = goal.unwrap_or(Goal::Max);
-    match question {
-        Question::Until {
-            stay,
-            target,
-            steps,
-            ..
-        } => {
-            let stay = match &stay {
-                Some(ex) => explored.states_where(ex)?,
-                None => vec![true; n],
-            };
-            let target = explored.states_where(&target)?;
-            let fixed: Vec<bool> = (0..n).map(|s| target[s] || !stay[s]).collect();
-            let values = match (steps, settings.exact) {
-                (Some(k), false) => {
-                    StateValues::Float(solve::bounded_until(m, g, &stay, &target, k)?)
-                }
-                (Some(k), true) => {
-                    StateValues::Exact(solve::bounded_until_exact(m, g, &stay, &target, k)?)
-                }
-                (None, false) => StateValues::Float(solve::until(m, g, &stay, &target, &cx)?),
-                (None, true) => StateValues::Exact(solve::until_exact(m, g, &stay, &target, &cx)?),
-            };
-            Ok(Solved {
-                values,
-                goal,
-                rewards: None,
-                fixed,
-            })
-        }
-        Question::Reach { reward, target, .. } => {
-            let rewards = reward_vectors(program, explored, reward, settings.exact)?;
-            let target = explored.states_where(&target)?;
-            let values = match &rewards {
-                Gathered::Float(r) => {
-                    StateValues::Float(solve::reach_reward(m, g, &target, r, &cx)?)
-                }
-                Gathered::Exact(r) => {
-                    StateValues::Exact(solve::reach_reward_exact(m, g, &target, r, &cx)?)
-                }
-            };
-            Ok(Solved {
-                values,
-                goal,
-                rewards: Some(rewards),
-                fixed: target,
-            })
-        }
-        Question::Cumulative { reward, steps, .. } => {
-            let rewards = reward_vectors(program, explored, reward, settings.exact)?;
-            let values = match &rewards {
-                Gathered::Float(r) => StateValues::Float(solve::cumulative_reward(m, g, r, steps)?),
-                Gathered::Exact(r) => {
-                    StateValues::Exact(solve::cumulative_reward_exact(m, g, r, steps)?)
-                }
-            };
-            Ok(Solved {
-                values,
-                goal,
-                rewards: Some(rewards),
-                fixed: vec![false; n],
-            })
-        }
-    }
+/// The error for a construct whose solver is still to come.
+fn not_yet(span: Span, what: &str) -> CheckError {
+    Error::new(span, format!("{what} is not supported yet")).into()
 }
 
 /// The rewards of structure `index`, or one per step (`T=?`) when `None`.
@@ -1061,9 +1199,10 @@ fn loss(best: &Number, value: &Number, goal: Goal) -> Number {
 /// The states whose successors none of `properties` needs: where each property's value
 /// is settled on arrival (the targets of a reachability or an expected reward, and the
 /// states that leave the left side of an until). Exploration can leave them unexpanded.
-/// `None` when every state is needed: a cumulative reward, a filter over states other
-/// than `"init"`, or the label `"deadlock"`, which only expansion can tell.
-pub fn absorbing(properties: &[(&Scope, &Property)]) -> std::result::Result<Option<Ex>, Error> {
+/// `None` when every state is needed: any property but a query of `F` or `U` with an
+/// upper step bound or none (or a filter of one over `"init"`) on expressions of the
+/// state, or one that mentions the label `"deadlock"`, which only expansion can tell.
+pub fn absorbing(properties: &[(&Scope, &Expr)]) -> std::result::Result<Option<Ex>, Error> {
     let mut all: Option<Ex> = None;
     for (scope, property) in properties {
         let Some(settled) = settled_on_arrival(scope, property)? else {
@@ -1080,29 +1219,50 @@ pub fn absorbing(properties: &[(&Scope, &Property)]) -> std::result::Result<Opti
     Ok(all)
 }
 
-fn settled_on_arrival(
-    scope: &Scope,
-    property: &Property,
-) -> std::result::Result<Option<Ex>, Error> {
-    match property {
-        Property::Filter {
+fn settled_on_arrival(scope: &Scope, property: &Expr) -> std::result::Result<Option<Ex>, Error> {
+    let ExprKind::Operator(op) = &property.kind else {
+        return Ok(None);
+    };
+    // Only an upper bound (or none) settles a target on arrival: `F>=k` looks on.
+    let upper_only = |b: &Option<crate::ast::Steps>| b.as_ref().is_none_or(|b| b.from.is_none());
+    let formula = |e: &Expr| -> std::result::Result<Option<Ex>, Error> {
+        if mentions_operator(e) {
+            return Ok(None);
+        }
+        scope.state_formula(e).map(Some)
+    };
+    match &**op {
+        Operator::Filter {
             property, states, ..
         } => match states {
-            Some(e) if matches!(&e.kind, crate::ast::ExprKind::Label(l) if l == "init") => {
+            Some(e) if matches!(&e.kind, ExprKind::Label(l) if l == "init") => {
                 settled_on_arrival(scope, property)
             }
             _ => Ok(None),
         },
-        Property::Query { op, path, .. } => match (op, path) {
-            (_, Path::Eventually { bound, target }) => {
-                if bound.is_some() && !matches!(op, Query::Probability(_)) {
-                    return Ok(None);
-                }
-                Ok(Some(scope.state_formula(target)?))
+        Operator::Query { op, path, .. } => match (op, path) {
+            (Query::Probability(_), Path::Eventually { bound, target }) if upper_only(bound) => {
+                formula(target)
             }
-            (Query::Probability(_), Path::Until { left, right, .. }) => {
-                let left = scope.state_formula(left)?;
-                let right = scope.state_formula(right)?;
+            (
+                Query::Reward(..) | Query::Time(_),
+                Path::Eventually {
+                    bound: None,
+                    target,
+                },
+            ) => formula(target),
+            (
+                Query::Probability(_),
+                Path::Until {
+                    op: Temporal::Until,
+                    left,
+                    right,
+                    bound,
+                },
+            ) if upper_only(bound) => {
+                let (Some(left), Some(right)) = (formula(left)?, formula(right)?) else {
+                    return Ok(None);
+                };
                 let span = left.span;
                 let not_left = Ex {
                     kind: ExKind::Unary(UnOp::Not, Box::new(left)),
@@ -1113,6 +1273,7 @@ fn settled_on_arrival(
             }
             _ => Ok(None),
         },
+        Operator::Quantified { .. } => Ok(None),
     }
 }
 

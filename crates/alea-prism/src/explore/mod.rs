@@ -43,6 +43,7 @@ mod tests;
 
 use crate::ast::ModelType;
 use crate::error::{Error, Span};
+use crate::eval;
 use crate::program::{Ex, Program, Ty};
 use alea_core::form::{ExactRewards, Form, Rewards};
 use alea_core::Exact;
@@ -346,6 +347,38 @@ impl Explored {
             out.push(v);
         }
         Ok(out)
+    }
+
+    /// The value of the numeric expression `ex` in every state, by `value` (which
+    /// evaluates it in `f64` or exactly); `"init"` and `"deadlock"` as in
+    /// [`Explored::states_where`].
+    pub fn numbers_where<T>(
+        &self,
+        ex: &Ex,
+        value: impl Fn(&eval::Context, &Ex) -> Result<T, eval::EvalError>,
+    ) -> Result<Vec<T>, Error> {
+        let n = self.layout.slots.len();
+        let initial = self.initial_flags();
+        let mut vals = vec![0; n];
+        let mut dead = self.deadlock_states.iter().peekable();
+        (0..self.states() as u32)
+            .map(|s| {
+                self.layout.unpack(self.state_words(s), &mut vals);
+                let cx = eval::Context::new(&vals)
+                    .with_initial(initial[s as usize])
+                    .with_deadlock(dead.next_if_eq(&&s).is_some());
+                value(&cx, ex).map_err(|e| {
+                    Error::new(
+                        e.span,
+                        format!(
+                            "in state {} evaluation fails: {}",
+                            self.describe_vals(&vals),
+                            e.message
+                        ),
+                    )
+                })
+            })
+            .collect()
     }
 
     fn initial_flags(&self) -> Vec<bool> {

@@ -127,12 +127,15 @@ const FUNCTIONS: &[(&str, Func)] = &[
     ("max", Func::Max),
     ("floor", Func::Floor),
     ("ceil", Func::Ceil),
+    // PRISM's `round(x)`, the nearest integer with halves upward, is `floor(x + 0.5)`:
+    // read so (see `close_call`), it needs nothing of its own downstream.
+    ("round", Func::Floor),
     ("pow", Func::Pow),
     ("mod", Func::Mod),
     ("log", Func::Log),
 ];
 
-const FUNCTION_LIST: &str = "min, max, floor, ceil, pow, mod, log";
+const FUNCTION_LIST: &str = "min, max, floor, ceil, round, pow, mod, log";
 
 fn function(name: &str) -> Option<Func> {
     FUNCTIONS.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
@@ -212,6 +215,13 @@ impl Parser<'_> {
     /// Reads prefix operators and an operand, or opens a group.
     fn operand(&mut self, s: &mut Stacks) -> Result<Next> {
         let t = self.token();
+        if self.in_property && self.at_operator() {
+            // An operator of a property is an operand: read whole, by the property
+            // reader (which may come back here for the state formulas inside it).
+            let expr = self.operator_expr()?;
+            s.operands.push(Node { expr, height: 1 });
+            return Ok(Next::Operator);
+        }
         match t.kind {
             Tok::Not | Tok::Minus => {
                 self.bump();
@@ -494,8 +504,20 @@ impl Parser<'_> {
             return Err(Error::new(span, message));
         }
         let below = nodes.iter().map(|a| a.height).max().unwrap_or(0);
-        let args = nodes.into_iter().map(|a| a.expr).collect();
-        let node = self.make(ExprKind::Call(func, args), span, below)?;
+        let mut args: Vec<Expr> = nodes.into_iter().map(|a| a.expr).collect();
+        if word == "round" {
+            let x = args.pop().ok_or_else(internal)?;
+            let at = x.span;
+            let half = Expr {
+                kind: ExprKind::Real(0.5, "0.5".into()),
+                span: at,
+            };
+            args.push(Expr {
+                kind: ExprKind::Binary(BinOp::Add, Box::new(x), Box::new(half)),
+                span: at,
+            });
+        }
+        let node = self.make(ExprKind::Call(func, args), span, below + 1)?;
         s.operands.push(node);
         Ok(())
     }
@@ -577,33 +599,19 @@ impl Parser<'_> {
         })
     }
 
-    /// In a property, the operator letters cannot be names: say what they are instead
-    /// of failing later on the token after them.
+    /// In a property, the temporal operator letters cannot be names: say what they are
+    /// instead of failing later on the token after them.
     fn check_property_word(&self, word: &str, span: Span) -> Result<()> {
-        let next = self.peek_at(1);
-        let message = match word {
-            "F" | "U" => Some(format!(
-                "`{word}` can only be the temporal operator at the top of a path; nested temporal operators are not supported"
+        match word {
+            "F" | "G" | "X" | "U" | "W" => Err(Error::new(
+                span,
+                format!(
+                    "`{word}` here is a temporal operator inside a path: a path within a path \
+                     is LTL, which is not supported yet (a path takes F, G, X, U, W or R \
+                     over state formulas)"
+                ),
             )),
-            "G" | "X" | "W" => Some(format!(
-                "`{word}` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-            )),
-            "P" | "Pmin" | "Pmax" | "R" | "Rmin" | "Rmax" | "S" | "T" | "Tmin" | "Tmax" | "E"
-            | "A"
-                if matches!(next, Tok::LBracket | Tok::LBrace)
-                    || (next == Tok::Eq && self.peek_at(2) == Tok::Question)
-                    || (matches!(next, Tok::Lt | Tok::Le | Tok::Gt | Tok::Ge)
-                        && matches!(word, "P" | "R" | "S")) =>
-            {
-                Some(format!(
-                    "nested `{word}` operators are not supported: a property is one query, possibly inside `filter(...)`"
-                ))
-            }
-            _ => None,
-        };
-        match message {
-            Some(message) => Err(Error::new(span, message)),
-            None => Ok(()),
+            _ => Ok(()),
         }
     }
 }

@@ -66,6 +66,8 @@ struct Parser<'a> {
     /// Inside a time bound (`F<=k phi`): a name followed by `(` ends the bound, as in
     /// `F<=k (x=1)`, instead of starting a call.
     in_bound: bool,
+    /// Operators open within one another (`P>0 [F P>0 [F a]]`), up to [`MAX_DEPTH`].
+    nesting: u32,
     /// The expression reader's stacks, reused.
     stacks: expr::Stacks,
 }
@@ -78,6 +80,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             in_property: false,
             in_bound: false,
+            nesting: 0,
             stacks: expr::Stacks::default(),
         })
     }

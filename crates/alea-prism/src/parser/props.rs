@@ -1,20 +1,19 @@
-//! Property files: queries `P=? [...]`, `R{"r"}max=? [...]`, `T=? [...]`, bound queries
-//! `P>=0.5 [...]`, their `filter(...)`s, and the `const`, `label` and `formula`
-//! declarations among them.
+//! Property files: properties, and the `const`, `label` and `formula` declarations
+//! among them.
 //!
-//! A property ends at `;` or at a line break; inside its brackets and parentheses line
-//! breaks are free. Temporal operators beyond `F`, `U` and `C` with upper bounds are
-//! refused with a message that names what is read instead.
+//! A property is an expression whose operands may be operators: queries `P=? [...]`,
+//! `R{"r"}max=? [...]`, `T=? [...]`, `S=? [...]` with `=?` or a bound (`P>=0.5 [...]`),
+//! the path quantifiers `E [...]` and `A [...]`, and `filter(...)`; operators nest in
+//! the state formulas of paths. A property ends at `;` or at a line break; inside its
+//! brackets and parentheses line breaks are free.
 
 use super::{Parser, MAX_DEPTH};
 use crate::ast::{
-    Bound, FilterOp, NamedProperty, Opt, Path, Property, PropertyFile, Query, Rel, RewardRef,
+    Bound, Expr, ExprKind, FilterOp, NamedProperty, Operator, Opt, Path, PropertyFile, Query, Rel,
+    RewardRef, Steps, Temporal,
 };
 use crate::error::{Error, Result, Span};
 use crate::lexer::{Kw, Tok};
-
-/// What the message for an unsupported temporal operator says is read instead.
-const READS: &str = "alea reads F, U, F<=k, U<=k and C<=k";
 
 const FILTER_OPS: &[(&str, FilterOp)] = &[
     ("min", FilterOp::Min),
@@ -26,6 +25,16 @@ const FILTER_OPS: &[(&str, FilterOp)] = &[
     ("exists", FilterOp::Exists),
     ("first", FilterOp::First),
     ("print", FilterOp::Print),
+    ("printall", FilterOp::PrintAll),
+    ("range", FilterOp::Range),
+    ("state", FilterOp::State),
+    ("argmin", FilterOp::ArgMin),
+    ("argmax", FilterOp::ArgMax),
+];
+
+/// The words that open a query.
+const QUERIES: &[&str] = &[
+    "P", "Pmin", "Pmax", "R", "Rmin", "Rmax", "T", "Tmin", "Tmax", "S", "Smin", "Smax",
 ];
 
 /// The operator letter of a query.
@@ -34,6 +43,7 @@ enum Base {
     P,
     R,
     T,
+    S,
 }
 
 impl Parser<'_> {
@@ -93,73 +103,90 @@ impl Parser<'_> {
         })
     }
 
-    /// A query within any number of filters. The filters are read with a stack, not by
-    /// recursion: the opening of each, then the query, then the closings in reverse.
-    fn property(&mut self) -> Result<Property> {
-        let mut open = Vec::new();
-        while self.peek() == Tok::Kw(Kw::Filter) {
-            if open.len() >= MAX_DEPTH as usize {
-                return Err(Error::new(
-                    self.token().span,
-                    format!("nesting is too deep: more than {MAX_DEPTH} filters within filters"),
-                ));
-            }
-            open.push(self.filter_opening()?);
+    /// A property: an expression whose operands may be operators.
+    fn property(&mut self) -> Result<Expr> {
+        match self.peek() {
+            Tok::Eof | Tok::Semi => Err(self.expected(
+                "a property, such as `P=? [F \"goal\"]`, `R=? [...]`, `E [...]` or `filter(...)`",
+            )),
+            _ => self.expr(),
         }
-        let mut property = self.query_or_refusal()?;
-        while let Some((op, start)) = open.pop() {
-            let states = match self.eat(Tok::Comma) {
-                Some(_) => Some(self.expr()?),
-                None => None,
-            };
-            if self.peek() != Tok::RParen {
-                let before = if states.is_some() {
-                    "an operator or"
-                } else {
-                    "`,` or"
-                };
-                let line = self.line(start.start);
-                return Err(self.expected(format_args!(
-                    "{before} `)` to close the `filter(` at line {line}"
-                )));
-            }
-            let close = self.bump();
-            property = Property::Filter {
-                op,
-                property: Box::new(property),
-                states,
-                span: start.to(close.span),
-            };
-        }
-        Ok(property)
     }
 
-    /// A query, or the message for a kind of property that is not one.
-    fn query_or_refusal(&mut self) -> Result<Property> {
-        const EXPECTED: &str = "a property: `P=? [...]`, `R=? [...]`, `T=? [...]` or `filter(...)`";
+    /// Whether an operator starts at the current token (the expression reader asks, in a
+    /// property, before it reads a name).
+    pub(super) fn at_operator(&self) -> bool {
         let t = self.token();
-        if t.kind != Tok::Ident {
-            return Err(self.expected(EXPECTED));
+        match t.kind {
+            Tok::Kw(Kw::Filter) => self.peek_at(1) == Tok::LParen,
+            Tok::Ident => {
+                let word = self.slice(t.span);
+                let next = self.peek_at(1);
+                match word {
+                    "E" | "A" => next == Tok::LBracket,
+                    "multi" | "LRA" => true,
+                    w if QUERIES.contains(&w) => {
+                        // `P [` is a query missing its `=?`: read it as one, to say so.
+                        matches!(next, Tok::Lt | Tok::Le | Tok::Gt | Tok::Ge | Tok::LBracket)
+                            || next == Tok::LBrace
+                            // PRISM reserves P, R and S: `P=0.5` is a query missing its `?`.
+                            || (next == Tok::Eq
+                                && (self.peek_at(2) == Tok::Question || !w.starts_with('T')))
+                            || (next == Tok::Ident
+                            && matches!(
+                                self.slice(self.tokens[self.pos + 1].span),
+                                "min" | "max"
+                            ))
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The operator at the current token (see [`Parser::at_operator`]), as an expression.
+    pub(super) fn operator_expr(&mut self) -> Result<Expr> {
+        if self.nesting >= MAX_DEPTH {
+            return Err(Error::new(
+                self.token().span,
+                format!("nesting is too deep: more than {MAX_DEPTH} operators within operators"),
+            ));
+        }
+        self.nesting += 1;
+        let result = self.operator_inner();
+        self.nesting -= 1;
+        result
+    }
+
+    fn operator_inner(&mut self) -> Result<Expr> {
+        let t = self.token();
+        if t.kind == Tok::Kw(Kw::Filter) {
+            return self.filter();
         }
         let word = self.slice(t.span);
-        let not_supported = |what: &str| {
-            Err(Error::new(
-                t.span,
-                format!("{what} is not supported; alea reads the queries P=?, R=? and T=?"),
-            ))
-        };
+        let not_supported =
+            |what: &str| Err(Error::new(t.span, format!("{what} is not supported yet")));
         match word {
-            "P" | "Pmin" | "Pmax" | "R" | "Rmin" | "Rmax" | "T" | "Tmin" | "Tmax" => self.query(),
-            "S" => not_supported("the steady-state operator `S`"),
-            "E" | "A" => not_supported(&format!("the path quantifier `{word}`")),
+            "E" | "A" => {
+                self.bump();
+                let (path, close) = self.bracketed_path(Base::P)?;
+                Ok(Expr {
+                    kind: ExprKind::Operator(Box::new(Operator::Quantified {
+                        all: word == "A",
+                        path,
+                    })),
+                    span: t.span.to(close),
+                })
+            }
             "LRA" => not_supported("the long-run average `LRA`"),
             "multi" => not_supported("multi-objective `multi(...)`"),
-            _ => Err(self.expected(EXPECTED)),
+            _ => self.query(),
         }
     }
 
-    /// `filter(op,`: the operator and where the filter starts.
-    fn filter_opening(&mut self) -> Result<(FilterOp, Span)> {
+    /// `filter(op, property[, states])`
+    fn filter(&mut self) -> Result<Expr> {
         let open = self.bump().span;
         self.expect(Tok::LParen, "`(` after `filter`")?;
         let t = self.token();
@@ -167,7 +194,8 @@ impl Parser<'_> {
         let op = match FILTER_OPS.iter().find(|(w, _)| *w == word) {
             Some(&(_, op)) if t.kind == Tok::Ident => op,
             _ => {
-                let list = "min, max, avg, sum, count, forall, exists, first or print";
+                let list = "min, max, argmin, argmax, count, sum, avg, first, range, forall, \
+                            exists, state, print or printall";
                 let message = match t.kind {
                     Tok::Ident => format!(
                         "unknown filter operator `{}`: expected {list}",
@@ -186,16 +214,41 @@ impl Parser<'_> {
         };
         self.bump();
         self.expect(Tok::Comma, "`,` after the filter operator")?;
-        Ok((op, open))
+        let property = self.expr()?;
+        let states = match self.eat(Tok::Comma) {
+            Some(_) => Some(self.expr()?),
+            None => None,
+        };
+        if self.peek() != Tok::RParen {
+            let before = if states.is_some() {
+                "an operator or"
+            } else {
+                "`,` or"
+            };
+            let line = self.line(open.start);
+            return Err(self.expected(format_args!(
+                "{before} `)` to close the `filter(` at line {line}"
+            )));
+        }
+        let close = self.bump();
+        Ok(Expr {
+            kind: ExprKind::Operator(Box::new(Operator::Filter {
+                op,
+                property,
+                states,
+            })),
+            span: open.to(close.span),
+        })
     }
 
     /// `P=? [path]` and its relatives.
-    fn query(&mut self) -> Result<Property> {
+    fn query(&mut self) -> Result<Expr> {
         let t = self.bump();
         let word = self.slice(t.span);
         let base = match &word[..1] {
             "P" => Base::P,
             "R" => Base::R,
+            "S" => Base::S,
             _ => Base::T,
         };
         let mut opt = match &word[1..] {
@@ -259,39 +312,53 @@ impl Parser<'_> {
         let bound = match rel {
             Some(rel) => {
                 self.bump();
-                let threshold = self.expr()?;
+                // The threshold is a sum at most, so that `P>=0.5 [...]` ends at `[`.
+                let threshold = self.expression(super::expr::SUM)?;
                 Some(Box::new(Bound { rel, threshold }))
             }
             None => None,
         };
-        let open = self.expect(Tok::LBracket, "`[` and the path of the query")?;
-        let path = self.path(base)?;
-        let close = match self.peek() {
-            Tok::RBracket => self.bump(),
-            Tok::LBrace => {
-                return Err(Error::new(
-                    self.token().span,
-                    "filters `{...}` inside a query are not supported; write `filter(op, property, states)`",
-                ))
-            }
-            _ => {
-                let line = self.line(open.span.start);
-                return Err(self.expected(format_args!(
-                    "an operator or `]` to close the `[` at line {line}"
-                )));
-            }
+        let (path, close) = if base == Base::S {
+            let open = self.expect(Tok::LBracket, "`[` and the state formula of `S`")?;
+            let target = self.expr()?;
+            (Path::Steady { target }, self.close_bracket(open.span)?)
+        } else {
+            self.bracketed_path(base)?
         };
         let op = match base {
             Base::P => Query::Probability(opt),
             Base::R => Query::Reward(reward, opt),
             Base::T => Query::Time(opt),
+            Base::S => Query::Steady(opt),
         };
-        Ok(Property::Query {
-            op,
-            path,
-            span: t.span.to(close.span),
-            bound,
+        Ok(Expr {
+            kind: ExprKind::Operator(Box::new(Operator::Query { op, path, bound })),
+            span: t.span.to(close),
         })
+    }
+
+    /// `[path]`, and where it closes.
+    fn bracketed_path(&mut self, base: Base) -> Result<(Path, Span)> {
+        let open = self.expect(Tok::LBracket, "`[` and the path of the operator")?;
+        let path = self.path(base)?;
+        Ok((path, self.close_bracket(open.span)?))
+    }
+
+    /// The `]` that closes the `[` at `open`.
+    fn close_bracket(&mut self, open: Span) -> Result<Span> {
+        match self.peek() {
+            Tok::RBracket => Ok(self.bump().span),
+            Tok::LBrace => Err(Error::new(
+                self.token().span,
+                "filters `{...}` inside a query are not supported; write `filter(op, property, states)`",
+            )),
+            _ => {
+                let line = self.line(open.start);
+                Err(self.expected(format_args!(
+                    "an operator or `]` to close the `[` at line {line}"
+                )))
+            }
+        }
     }
 
     /// `{"name"}` or `{2}` after `R`.
@@ -320,105 +387,208 @@ impl Parser<'_> {
         Ok(reward)
     }
 
-    /// The path inside the brackets of a query.
+    /// The path inside the brackets of an operator.
     fn path(&mut self, base: Base) -> Result<Path> {
+        // `[ (F a) ]`: a path in parentheses.
+        if self.peek() == Tok::LParen && self.paren_holds_path() {
+            let open = self.bump();
+            let path = self.path(base)?;
+            if self.peek() != Tok::RParen {
+                let line = self.line(open.span.start);
+                return Err(self.expected(format_args!(
+                    "`)` to close the `(` at line {line} around the path (a path combined \
+                     with others is LTL, which is not supported yet)"
+                )));
+            }
+            self.bump();
+            return Ok(path);
+        }
         let t = self.token();
         if t.kind == Tok::Ident {
             let word = self.slice(t.span);
+            let reward_only = |what: &str| {
+                Err(Error::new(
+                    t.span,
+                    format!("`{what}` is a reward path: it needs an `R` operator"),
+                ))
+            };
             match word {
-                "F" => {
+                "F" | "G" => {
                     self.bump();
-                    let bound = self.bound("F")?;
+                    let bound = self.steps(word)?;
                     let target = self.expr()?;
-                    return Ok(Path::Eventually { bound, target });
+                    return Ok(if word == "F" {
+                        Path::Eventually { bound, target }
+                    } else {
+                        Path::Globally { bound, target }
+                    });
                 }
-                "C" => {
+                "X" => {
+                    self.bump();
+                    let target = self.expr()?;
+                    return Ok(Path::Next { target });
+                }
+                "C" if !matches!(self.peek_at(1), Tok::LParen) => {
                     if base != Base::R {
-                        return Err(Error::new(
-                            t.span,
-                            "`C<=k` (the reward gathered in k steps) needs an `R` query",
-                        ));
+                        return reward_only("C");
                     }
                     self.bump();
-                    return match self.bound("C")? {
-                        Some(bound) => Ok(Path::Cumulative { bound }),
-                        None => Err(Error::new(
-                            t.span,
-                            format!("the total reward `C` is not supported; {READS}"),
+                    return match self.steps("C")? {
+                        None => Ok(Path::Cumulative { bound: None }),
+                        Some(Steps {
+                            from: None,
+                            to: Some((k, false)),
+                            ..
+                        }) => Ok(Path::Cumulative { bound: Some(k) }),
+                        Some(steps) => Err(Error::new(
+                            steps.span,
+                            "the cumulative reward takes `C<=k` or `C` alone",
                         )),
                     };
                 }
-                "G" | "X" => {
-                    return Err(Error::new(
-                        t.span,
-                        format!("`{word}` is not supported; {READS}"),
-                    ))
-                }
                 "I" if self.peek_at(1) == Tok::Eq => {
-                    return Err(Error::new(
-                        t.span,
-                        format!("the instantaneous reward `I=k` is not supported; {READS}"),
-                    ))
+                    if base != Base::R {
+                        return reward_only("I=k");
+                    }
+                    self.bump();
+                    self.bump();
+                    let at = self.step_bound()?;
+                    return Ok(Path::Instant { at });
                 }
                 "S" if self.peek_at(1) == Tok::RBracket => {
-                    return Err(Error::new(
-                        t.span,
-                        format!("the long-run reward `S` is not supported; {READS}"),
-                    ))
+                    if base != Base::R {
+                        return reward_only("S");
+                    }
+                    self.bump();
+                    return Ok(Path::LongRun);
                 }
                 _ => {}
             }
         }
         let left = self.expr()?;
-        if self.at_word("U") {
-            self.bump();
-            let bound = self.bound("U")?;
-            let right = self.expr()?;
-            return Ok(Path::Until { left, right, bound });
-        }
-        if self.at_word("W") || self.at_word("R") {
-            let t = self.token();
-            return Err(Error::new(
-                t.span,
-                format!("`{}` is not supported; {READS}", self.slice(t.span)),
-            ));
-        }
-        if self.peek() == Tok::RBracket {
-            return Err(Error::new(
-                left.span,
-                format!(
-                    "a path needs a temporal operator here, such as `F {}`; {READS}",
-                    super::shorten(self.slice(left.span))
-                ),
-            ));
-        }
-        Err(self.expected("an operator, `U` or `]`"))
+        let op = if self.at_word("U") {
+            Temporal::Until
+        } else if self.at_word("W") {
+            Temporal::WeakUntil
+        } else if self.at_word("R") && !matches!(self.peek_at(1), Tok::LBrace) {
+            Temporal::Release
+        } else {
+            if matches!(self.peek(), Tok::RBracket | Tok::RParen) {
+                return Err(Error::new(
+                    left.span,
+                    format!(
+                        "a path needs a temporal operator here, such as `F {}`",
+                        super::shorten(self.slice(left.span))
+                    ),
+                ));
+            }
+            return Err(self.expected("an operator, `U`, `W`, `R` or `]`"));
+        };
+        let t = self.bump();
+        let word = self.slice(t.span);
+        let bound = self.steps(word)?;
+        let right = self.expr()?;
+        Ok(Path::Until {
+            op,
+            left,
+            right,
+            bound,
+        })
     }
 
-    /// The bound after `F`, `U` or `C`: `<=k`, or nothing. `k` is read as a sum, so
-    /// that `F<=10 x=1` is the bound 10 and the target `x=1`.
-    fn bound(&mut self, op: &str) -> Result<Option<crate::ast::Expr>> {
-        let t = self.token();
-        let refuse = |what: String| {
-            Err(Error::new(
-                t.span,
-                format!("{what} is not supported; {READS}"),
-            ))
-        };
-        match t.kind {
-            Tok::Le => {
-                self.bump();
-                let in_bound = std::mem::replace(&mut self.in_bound, true);
-                let bound = self.expression(super::expr::SUM);
-                self.in_bound = in_bound;
-                Ok(Some(bound?))
+    /// Whether the `(` at the current token holds a path: a temporal operator at its
+    /// top level (`(F a)`, `(a U b)`), rather than an expression (`(a | b) U c`).
+    fn paren_holds_path(&self) -> bool {
+        let mut depth = 0usize;
+        let mut i = self.pos + 1;
+        let mut first = true;
+        while let Some(t) = self.tokens.get(i) {
+            match t.kind {
+                Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+                Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                    if depth == 0 {
+                        return false;
+                    }
+                    depth -= 1;
+                }
+                Tok::Eof | Tok::Semi => return false,
+                Tok::Ident if depth == 0 => {
+                    let word = self.slice(t.span);
+                    let next = self.tokens.get(i + 1).map_or(Tok::Eof, |t| t.kind);
+                    if first && matches!(word, "F" | "G" | "X") {
+                        return true;
+                    }
+                    if !first
+                        && matches!(word, "U" | "W" | "R")
+                        && !matches!(
+                            next,
+                            Tok::LBrace
+                                | Tok::LBracket
+                                | Tok::Eq
+                                | Tok::Lt
+                                | Tok::Le
+                                | Tok::Gt
+                                | Tok::Ge
+                        )
+                    {
+                        return true;
+                    }
+                }
+                _ => {}
             }
-            Tok::Lt => refuse(format!("the strict bound `{op}<k` (write `{op}<=k-1`)")),
-            Tok::Ge | Tok::Gt => refuse(format!("the lower bound `{op}{}k`", self.slice(t.span))),
-            Tok::Eq => refuse(format!("the bound `{op}=k`")),
-            Tok::LBracket => refuse(format!("the interval bound `{op}[a,b]`")),
-            Tok::LBrace => refuse(format!("the reward bound `{op}{{...}}`")),
-            _ => Ok(None),
+            first = false;
+            i += 1;
         }
+        false
+    }
+
+    /// A step count: an expression read as a sum, so that `F<=10 x=1` is the bound 10
+    /// and the target `x=1`.
+    fn step_bound(&mut self) -> Result<Expr> {
+        let in_bound = std::mem::replace(&mut self.in_bound, true);
+        let bound = self.expression(super::expr::SUM);
+        self.in_bound = in_bound;
+        bound
+    }
+
+    /// The steps after `F`, `G`, `U`, `W`, `R` or `C`: `<=k`, `<k`, `>=k`, `>k`, `=k`,
+    /// `[a,b]`, or nothing.
+    fn steps(&mut self, op: &str) -> Result<Option<Steps>> {
+        let t = self.token();
+        let (from, to) = match t.kind {
+            Tok::Le | Tok::Lt => {
+                self.bump();
+                (None, Some((self.step_bound()?, t.kind == Tok::Lt)))
+            }
+            Tok::Ge | Tok::Gt => {
+                self.bump();
+                (Some((self.step_bound()?, t.kind == Tok::Gt)), None)
+            }
+            Tok::Eq => {
+                self.bump();
+                let k = self.step_bound()?;
+                (Some((k.clone(), false)), Some((k, false)))
+            }
+            Tok::LBracket => {
+                self.bump();
+                let a = self.expr()?;
+                self.expect(Tok::Comma, "`,` between the first and the last step")?;
+                let b = self.expr()?;
+                self.expect(Tok::RBracket, "`]` after the last step")?;
+                (Some((a, false)), Some((b, false)))
+            }
+            Tok::LBrace => {
+                return Err(Error::new(
+                    t.span,
+                    format!("the reward bound `{op}{{...}}` is not supported"),
+                ))
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(Steps {
+            from,
+            to,
+            span: t.span.to(Span::new(self.prev_end(), self.prev_end())),
+        }))
     }
 }

@@ -23,6 +23,7 @@ fn sx(e: &Expr) -> String {
             let args: Vec<String> = args.iter().map(sx).collect();
             format!("({} {})", f.name(), args.join(" "))
         }
+        ExprKind::Operator(_) => "(operator)".into(),
     }
 }
 
@@ -208,7 +209,7 @@ fn expression_errors() {
         (
             1,
             5,
-            "unknown function `sqrt`: the functions are min, max, floor, ceil, pow, mod, log"
+            "unknown function `sqrt`: the functions are min, max, floor, ceil, round, pow, mod, log"
                 .into()
         )
     );
@@ -852,10 +853,36 @@ fn model_errors_say_what_and_where() {
 // ----- Properties -------------------------------------------------------------------
 
 fn query(p: &NamedProperty) -> (&Query, &Path) {
-    match &p.property {
-        Property::Query { op, path, .. } => (op, path),
-        other => panic!("not a query: {other:?}"),
+    match &p.property.kind {
+        ExprKind::Operator(o) => match &**o {
+            Operator::Query { op, path, .. } => (op, path),
+            other => panic!("not a query: {other:?}"),
+        },
+        other => panic!("not an operator: {other:?}"),
     }
+}
+
+/// The parts of a filter: its operator, property and states.
+fn filter_of(e: &Expr) -> (FilterOp, &Expr, Option<&Expr>) {
+    match &e.kind {
+        ExprKind::Operator(o) => match &**o {
+            Operator::Filter {
+                op,
+                property,
+                states,
+            } => (*op, property, states.as_ref()),
+            other => panic!("not a filter: {other:?}"),
+        },
+        other => panic!("not an operator: {other:?}"),
+    }
+}
+
+/// The last step of `<=k`.
+fn upper(b: &Steps) -> &Expr {
+    assert!(b.from.is_none());
+    let (k, strict) = b.to.as_ref().expect("an upper bound");
+    assert!(!strict);
+    k
 }
 
 #[test]
@@ -918,7 +945,7 @@ P=? [ F
     else {
         panic!()
     };
-    assert_eq!((sx(k), sx(target)), ("k".into(), "\"goal\"".into()));
+    assert_eq!((sx(upper(k)), sx(target)), ("k".into(), "\"goal\"".into()));
 
     let (op, path) = query(&ps[2]);
     assert_eq!(*op, Query::Probability(Opt::Min));
@@ -926,12 +953,13 @@ P=? [ F
         left,
         right,
         bound: Some(b),
+        ..
     } = path
     else {
         panic!()
     };
     assert_eq!(
-        (sx(left), sx(right), sx(b)),
+        (sx(left), sx(right), sx(upper(b))),
         ("(! \"bad\")".into(), "(> x 2)".into(), "10".into())
     );
 
@@ -950,7 +978,7 @@ P=? [ F
         op,
         Query::Reward(Some(RewardRef::Index(2, _)), Opt::Min)
     ));
-    let Path::Cumulative { bound } = path else {
+    let Path::Cumulative { bound: Some(bound) } = path else {
         panic!()
     };
     assert_eq!(sx(bound), "10");
@@ -959,50 +987,29 @@ P=? [ F
     assert!(matches!(op, Query::Reward(Some(RewardRef::Name(n)), Opt::Max) if n.name == "cost"));
     let (op, path) = query(&ps[7]);
     assert!(matches!(op, Query::Reward(Some(RewardRef::Name(n)), Opt::Max) if n.name == "cost"));
-    assert!(matches!(path, Path::Cumulative { bound } if sx(bound) == "(+ k 1)"));
+    assert!(matches!(path, Path::Cumulative { bound: Some(bound) } if sx(bound) == "(+ k 1)"));
     assert_eq!(*query(&ps[8]).0, Query::Reward(None, Opt::Min));
     assert_eq!(*query(&ps[9]).0, Query::Time(Opt::None));
     assert_eq!(*query(&ps[10]).0, Query::Time(Opt::Min));
     assert_eq!(ps[11].name.as_deref(), Some("tmax"));
     assert_eq!(*query(&ps[11]).0, Query::Time(Opt::Max));
 
-    let Property::Filter {
-        op,
-        property,
-        states,
-        ..
-    } = &ps[12].property
-    else {
-        panic!()
-    };
-    assert_eq!(*op, FilterOp::Max);
+    let (op, property, states) = filter_of(&ps[12].property);
+    assert_eq!(op, FilterOp::Max);
     assert!(matches!(
-        **property,
-        Property::Query {
+        &property.kind,
+        ExprKind::Operator(o) if matches!(**o, Operator::Query {
             op: Query::Probability(Opt::None),
             ..
-        }
+        })
     ));
-    assert_eq!(sx(states.as_ref().unwrap()), "(= s 0)");
+    assert_eq!(sx(states.unwrap()), "(= s 0)");
     assert_eq!(ps[12].text, "filter(max, P=? [ F \"done\" ], s=0)");
 
-    let Property::Filter {
-        op: FilterOp::Forall,
-        property,
-        states: None,
-        ..
-    } = &ps[13].property
-    else {
-        panic!()
-    };
-    assert!(matches!(
-        **property,
-        Property::Filter {
-            op: FilterOp::Avg,
-            states: None,
-            ..
-        }
-    ));
+    let (op, property, states) = filter_of(&ps[13].property);
+    assert!(op == FilterOp::Forall && states.is_none());
+    let (op, _, states) = filter_of(property);
+    assert!(op == FilterOp::Avg && states.is_none());
     // A property may run over lines inside its brackets.
     assert_eq!(ps[14].text, "P=? [ F\n        s = 7 ]");
 }
@@ -1018,15 +1025,15 @@ fn bounds_and_filters_in_detail() {
     else {
         panic!()
     };
-    assert_eq!((sx(b), sx(target)), ("N".into(), "(= x 1)".into()));
+    assert_eq!((sx(upper(b)), sx(target)), ("N".into(), "(= x 1)".into()));
     let Path::Until { bound: Some(b), .. } = query(&f.properties[1]).1 else {
         panic!()
     };
-    assert_eq!(sx(b), "(- (* 2 N) 1)");
+    assert_eq!(sx(upper(b)), "(- (* 2 N) 1)");
     let Path::Eventually { bound: Some(b), .. } = query(&f.properties[2]).1 else {
         panic!()
     };
-    assert_eq!(sx(b), "(floor (/ N 2))");
+    assert_eq!(sx(upper(b)), "(floor (/ N 2))");
     let ops = [
         "min", "max", "avg", "sum", "count", "forall", "exists", "first", "print",
     ];
@@ -1042,7 +1049,7 @@ fn bounds_and_filters_in_detail() {
         FilterOp::Print,
     ]) {
         let f = props(&format!("filter({word}, P=? [F \"a\"], \"init\")"));
-        assert!(matches!(f.properties[0].property, Property::Filter { op: o, .. } if o == op));
+        assert_eq!(filter_of(&f.properties[0].property).0, op);
     }
     // Separators: `;` (any number) and line breaks; no properties at all is fine.
     assert_eq!(props("P=? [F a];;P=? [F b];\n\n;").properties.len(), 2);
@@ -1059,9 +1066,12 @@ fn bound_queries() {
     let bounds: Vec<(Rel, String)> = f
         .properties
         .iter()
-        .map(|n| match &n.property {
-            Property::Query { bound: Some(b), .. } => (b.rel, sx(&b.threshold)),
-            other => panic!("not a bound: {other:?}"),
+        .map(|n| match &n.property.kind {
+            ExprKind::Operator(o) => match &**o {
+                Operator::Query { bound: Some(b), .. } => (b.rel, sx(&b.threshold)),
+                other => panic!("not a bound: {other:?}"),
+            },
+            other => panic!("not an operator: {other:?}"),
         })
         .collect();
     assert_eq!(
@@ -1083,72 +1093,31 @@ fn property_errors_say_what_and_where() {
         (1, 5, "expected an expression, found `[`".into())
     );
     assert_eq!(
-        err_at(p, "\n P=? [ G \"a\" ]"),
+        err_at(p, "P=? [ C<=5 ]").2,
+        "`C` is a reward path: it needs an `R` operator"
+    );
+    assert_eq!(
+        err_at(p, "\n P=? [ F G a ]"),
         (
             2,
-            8,
-            "`G` is not supported; alea reads F, U, F<=k, U<=k and C<=k".into()
+            10,
+            "`G` here is a temporal operator inside a path: a path within a path is LTL, which \
+             is not supported yet (a path takes F, G, X, U, W or R over state formulas)"
+                .into()
         )
-    );
-    assert_eq!(
-        err_at(p, "P=? [ X a ]").2,
-        "`X` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ a W b ]").2,
-        "`W` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ a R b ]").2,
-        "`R` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ F>=3 \"a\" ]"),
-        (
-            1,
-            8,
-            "the lower bound `F>=k` is not supported; alea reads F, U, F<=k, U<=k and C<=k".into()
-        )
-    );
-    assert_eq!(
-        err_at(p, "P=? [ F[1,3] \"a\" ]").2,
-        "the interval bound `F[a,b]` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ a U<3 b ]").2,
-        "the strict bound `U<k` (write `U<=k-1`) is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "R=? [ C ]").2,
-        "the total reward `C` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "R=? [ I=5 ]").2,
-        "the instantaneous reward `I=k` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "R=? [ S ]").2,
-        "the long-run reward `S` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ C<=5 ]").2,
-        "`C<=k` (the reward gathered in k steps) needs an `R` query"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ F G a ]").2,
-        "`G` is not supported; alea reads F, U, F<=k, U<=k and C<=k"
     );
     assert_eq!(
         err_at(p, "P=? [ F (a U b) ]").2,
-        "`U` can only be the temporal operator at the top of a path; nested temporal operators are not supported"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ F P>0.5 [ F a ] ]"),
-        (1, 9, "nested `P` operators are not supported: a property is one query, possibly inside `filter(...)`".into())
+        "`U` here is a temporal operator inside a path: a path within a path is LTL, which is \
+         not supported yet (a path takes F, G, X, U, W or R over state formulas)"
     );
     assert_eq!(
         err_at(p, "P=? [ x=1 ]"),
-        (1, 7, "a path needs a temporal operator here, such as `F x=1`; alea reads F, U, F<=k, U<=k and C<=k".into())
+        (
+            1,
+            7,
+            "a path needs a temporal operator here, such as `F x=1`".into()
+        )
     );
     assert_eq!(
         err_at(p, "P=? [F a] P=? [F b]"),
@@ -1166,10 +1135,6 @@ fn property_errors_say_what_and_where() {
             "unexpected end of input: expected an operator or `]` to close the `[` at line 1"
                 .into()
         )
-    );
-    assert_eq!(
-        err_at(p, "P=? [F a] + 1").2,
-        "expected `;` or a line break after the property, found `+`"
     );
     assert_eq!(
         err_at(p, "P [F a]"),
@@ -1205,11 +1170,20 @@ fn property_errors_say_what_and_where() {
         err_at(p, "P=? [F a {\"init\"}]").2,
         "filters `{...}` inside a query are not supported; write `filter(op, property, states)`"
     );
+    let list = "min, max, argmin, argmax, count, sum, avg, first, range, forall, exists, state, \
+                print or printall";
     assert_eq!(
-        err_at(p, "filter(argmax, P=? [F a])"),
-        (1, 8, "unknown filter operator `argmax`: expected min, max, avg, sum, count, forall, exists, first or print".into())
+        err_at(p, "filter(median, P=? [F a])"),
+        (
+            1,
+            8,
+            format!("unknown filter operator `median`: expected {list}")
+        )
     );
-    assert_eq!(err_at(p, "filter(Max, P=? [F a])").2, "unknown filter operator `Max`: expected min, max, avg, sum, count, forall, exists, first or print");
+    assert_eq!(
+        err_at(p, "filter(Max, P=? [F a])").2,
+        format!("unknown filter operator `Max`: expected {list}")
+    );
     assert_eq!(
         err_at(p, "filter(max, P=? [F a] \"init\")"),
         (
@@ -1219,22 +1193,13 @@ fn property_errors_say_what_and_where() {
         )
     );
     assert_eq!(
-        err_at(p, "filter(max, x > 1)").2,
-        "expected a property: `P=? [...]`, `R=? [...]`, `T=? [...]` or `filter(...)`, found `x`"
+        err_at(p, "multi(Pmax=? [F a], P>=0.5 [F b])").2,
+        "multi-objective `multi(...)` is not supported yet"
     );
     assert_eq!(
-        err_at(p, "S=? [ \"a\" ]").2,
-        "the steady-state operator `S` is not supported; alea reads the queries P=?, R=? and T=?"
+        err_at(p, "\"name\" P=? [F a]").2,
+        "expected `;` or a line break after the property, found `P`"
     );
-    assert_eq!(
-        err_at(p, "E [ F a ]").2,
-        "the path quantifier `E` is not supported; alea reads the queries P=?, R=? and T=?"
-    );
-    assert_eq!(
-        err_at(p, "x > 1").2,
-        "expected a property: `P=? [...]`, `R=? [...]`, `T=? [...]` or `filter(...)`, found `x`"
-    );
-    assert_eq!(err_at(p, "\"name\" P=? [F a]").2, "expected a property: `P=? [...]`, `R=? [...]`, `T=? [...]` or `filter(...)`, found `\"name\"`");
     assert_eq!(
         err_at(p, "const int k = 3\nP=? [F a]"),
         (
@@ -1243,6 +1208,88 @@ fn property_errors_say_what_and_where() {
             "expected an operator or `;` after the value of the constant `k`, found `P`".into()
         )
     );
+}
+
+#[test]
+fn the_whole_property_language_is_read() {
+    let f = props(
+        "P=? [ G \"a\" ]\nP=? [ X a ]\nP=? [ a W b ]\nP=? [ a R b ]\nP=? [ F>=3 \"a\" ]\n\
+         P=? [ F[1,3] \"a\" ]\nP=? [ a U<3 b ]\nR=? [ C ]\nR=? [ I=5 ]\nR=? [ S ]\n\
+         S=? [ \"a\" ]\nE [ F a ]\nA [ G<=2 a ]\nP=? [ F P>0.5 [ F a ] ]\nx > 1\n\
+         1 - Pmax=? [ (F a) ]\n\"one\" + \"two\"\nfilter(argmax, P=? [F a])\n\
+         filter(state, P=? [F a], x=1)\nP=? [ G=2 a ]\nP=? [ a U>1 b ]",
+    );
+    let ps = &f.properties;
+    assert_eq!(ps.len(), 21);
+    let steps = |i: usize| -> [Option<(String, bool)>; 2] {
+        let b = match query(&ps[i]).1 {
+            Path::Eventually { bound, .. }
+            | Path::Globally { bound, .. }
+            | Path::Until { bound, .. } => bound.clone().expect("a bound"),
+            other => panic!("{other:?}"),
+        };
+        let show = |x: Option<(Expr, bool)>| x.map(|(e, strict)| (sx(&e), strict));
+        [show(b.from), show(b.to)]
+    };
+    assert!(matches!(
+        query(&ps[0]).1,
+        Path::Globally { bound: None, .. }
+    ));
+    assert!(matches!(query(&ps[1]).1, Path::Next { .. }));
+    assert!(matches!(
+        query(&ps[2]).1,
+        Path::Until {
+            op: Temporal::WeakUntil,
+            ..
+        }
+    ));
+    assert!(matches!(
+        query(&ps[3]).1,
+        Path::Until {
+            op: Temporal::Release,
+            ..
+        }
+    ));
+    assert_eq!(steps(4), [Some(("3".into(), false)), None]);
+    assert_eq!(
+        steps(5),
+        [Some(("1".into(), false)), Some(("3".into(), false))]
+    );
+    assert_eq!(steps(6), [None, Some(("3".into(), true))]);
+    assert!(matches!(query(&ps[7]).1, Path::Cumulative { bound: None }));
+    assert!(matches!(query(&ps[8]).1, Path::Instant { at } if sx(at) == "5"));
+    assert!(matches!(query(&ps[9]).1, Path::LongRun));
+    assert!(matches!(
+        query(&ps[10]),
+        (Query::Steady(Opt::None), Path::Steady { .. })
+    ));
+    let quantified = |i: usize| match &ps[i].property.kind {
+        ExprKind::Operator(o) => match &**o {
+            Operator::Quantified { all, .. } => *all,
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    assert!(!quantified(11));
+    assert!(quantified(12));
+    // Nested: the target of the outer path is itself an operator.
+    let Path::Eventually { target, .. } = query(&ps[13]).1 else {
+        panic!()
+    };
+    assert!(matches!(target.kind, ExprKind::Operator(_)));
+    assert_eq!(sx(&ps[14].property), "(> x 1)");
+    let ExprKind::Binary(BinOp::Sub, _, right) = &ps[15].property.kind else {
+        panic!("{:?}", ps[15].property)
+    };
+    assert!(matches!(right.kind, ExprKind::Operator(_)));
+    assert_eq!(sx(&ps[16].property), "(+ \"one\" \"two\")");
+    assert_eq!(filter_of(&ps[17].property).0, FilterOp::ArgMax);
+    assert_eq!(filter_of(&ps[18].property).0, FilterOp::State);
+    assert_eq!(
+        steps(19),
+        [Some(("2".into(), false)), Some(("2".into(), false))]
+    );
+    assert_eq!(steps(20), [Some(("1".into(), true)), None]);
 }
 
 // ----- Random expressions read back -------------------------------------------------
@@ -1278,6 +1325,7 @@ fn print(e: &Expr, min: u8, full: bool) -> String {
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Name(n) => n.clone(),
         ExprKind::Label(l) => format!("\"{l}\""),
+        ExprKind::Operator(_) => unreachable!("expressions of models have no operators"),
         ExprKind::Unary(UnOp::Neg, x) => format!("-{}", print(x, 11, full)),
         ExprKind::Unary(UnOp::Not, x) => format!("!{}", print(x, 5, full)),
         ExprKind::Binary(op, a, b) => {

@@ -393,6 +393,12 @@ impl Resolver<'_> {
             ExprKind::Int(_) | ExprKind::Real(..) | ExprKind::Bool(_) => Ok(literal(e)),
             ExprKind::Name(n) => self.name(n, span),
             ExprKind::Label(l) => self.label(l, span),
+            // The checker evaluates operators before it resolves what is left; one met
+            // here is inside a declaration, a bound or a filter's plan.
+            ExprKind::Operator(_) => Err(Error::new(
+                span,
+                format!("an operator cannot be part of {}", self.ctx.purpose),
+            )),
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a)?;
                 unary(*op, a, span)

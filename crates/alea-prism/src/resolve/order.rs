@@ -128,7 +128,7 @@ impl<'a> Graph<'a> {
                 self.collect(b, out);
             }
             ExprKind::Call(_, args) => args.iter().for_each(|a| self.collect(a, out)),
-            ExprKind::Int(_) | ExprKind::Real(..) | ExprKind::Bool(_) => {}
+            ExprKind::Int(_) | ExprKind::Real(..) | ExprKind::Bool(_) | ExprKind::Operator(_) => {}
         }
     }
 

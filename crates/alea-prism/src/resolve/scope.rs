@@ -175,6 +175,12 @@ impl Scope {
         )
     }
 
+    /// Whether `"name"` is a label here (the model's, the file's, `"init"` or
+    /// `"deadlock"`) rather than, perhaps, the name of a property.
+    pub fn has_label(&self, name: &str) -> bool {
+        matches!(name, "init" | "deadlock") || self.env.label_index.contains_key(name)
+    }
+
     /// An expression of any type over the same names as [`Scope::state_formula`].
     pub fn expression(&self, e: &ast::Expr) -> Result<Ex> {
         self.env

@@ -770,12 +770,15 @@ fn scope(model: &str, props: &str) -> (Program, Scope, ast::PropertyFile) {
     (program, scope, file)
 }
 
-fn query_target(p: &ast::Property) -> &ast::Expr {
-    match p {
-        ast::Property::Query {
-            path: ast::Path::Eventually { target, .. },
-            ..
-        } => target,
+fn query_target(p: &ast::Expr) -> &ast::Expr {
+    match &p.kind {
+        ast::ExprKind::Operator(o) => match &**o {
+            ast::Operator::Query {
+                path: ast::Path::Eventually { target, .. },
+                ..
+            } => target,
+            other => panic!("{other:?}"),
+        },
         other => panic!("{other:?}"),
     }
 }

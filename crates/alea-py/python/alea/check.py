@@ -126,7 +126,10 @@ class PropertyResult:
     with ``exact=True``, else None. ``holds`` answers a bound query (``P>=0.9 [...]``),
     and is None otherwise. ``states`` ... ``deadlocks`` count the model explored;
     ``pruned`` says its targets were left unexpanded (see :func:`check`'s ``prune``).
-    ``at`` is the value at the state asked for with ``at=``.
+    ``at`` is the value at the state asked for with ``at=``. A property that is only
+    true or false (``E [F "goal"]``, ``x=1 & P>0.5 [F "goal"]``) has ``value`` None and
+    ``infinite`` False; ``range`` holds the least and greatest values of
+    ``filter(range, ...)``, and is None otherwise.
 
     The methods ask the model kept with the result: the value and choices of any
     state, the strategy, and the values as arrays.
@@ -147,7 +150,9 @@ class PropertyResult:
     pruned: bool
     seconds: Seconds
     at: StateValue | None = None
+    range: tuple[float | None, float | None] | None = None
     _answer: Any = dataclasses.field(default=None, repr=False, compare=False)
+    _range_numbers: Any = dataclasses.field(default=None, repr=False, compare=False)
     _exact_mode: bool = dataclasses.field(default=False, repr=False, compare=False)
 
     def value_at(self, state: State) -> StateValue:
@@ -205,6 +210,13 @@ class PropertyResult:
         if self.name is not None:
             o["name"] = self.name
         _number_json(o, self.value, self.infinite, self.exact, self.error_bound, self._exact_mode)
+        if self._range_numbers is not None:
+            ends = []
+            for value, infinite, exact_value, bound in self._range_numbers:
+                end: dict[str, Any] = {}
+                _number_json(end, value, infinite, fraction(exact_value), bound, self._exact_mode)
+                ends.append(end)
+            o["range"] = ends
         if self.holds is not None:
             o["holds"] = self.holds
         o.update(
@@ -553,7 +565,9 @@ def check(
                 pruned=f["pruned"],
                 seconds=Seconds(build=f["seconds"]["build"], check=f["seconds"]["check"]),
                 at=None if at_report is None else _state_value(at_report),
+                range=None if f["range"] is None else (f["range"][0][0], f["range"][1][0]),
                 _answer=handle,
+                _range_numbers=f["range"],
                 _exact_mode=flag("exact", exact),
             )
         )

@@ -1,0 +1,352 @@
+//! The paths of `P`, `E` and `A` against a brute force on random small models: every
+//! history of the model up to the paths' horizon is enumerated, each path judged by the
+//! textbook meaning of its operator on the finite prefix (no reduction to an until), and
+//! the best value is found by backward induction over the tree of histories (so the
+//! strategies may use the whole history, as step-bounded properties need) or, for `E`
+//! and `A`, by asking whether some or every branch of the tree satisfies the path. The
+//! checker must agree exactly with `--exact`, and within its certified bound in `f64`.
+
+use std::sync::Arc;
+
+use alea_core::{Exact, Stop};
+use alea_prism::check::Number;
+use alea_prism::session::{given_constants, Loading, Quiet, Run, Settings, Source};
+use num_traits::{One, Zero};
+use proptest::prelude::*;
+
+/// A random model: `choices[s]` lists the choices of state `s`, each a list of
+/// (successor, numerator) with probabilities numerator / 4; `a` and `b` are labels.
+#[derive(Clone, Debug)]
+struct Model {
+    choices: Vec<Vec<Vec<(usize, u32)>>>,
+    a: Vec<bool>,
+    b: Vec<bool>,
+}
+
+impl Model {
+    fn text(&self) -> String {
+        let n = self.choices.len();
+        let mdp = self.choices.iter().any(|c| c.len() > 1);
+        let mut t = format!(
+            "{}\nmodule m\n  s : [0..{}] init 0;\n",
+            if mdp { "mdp" } else { "dtmc" },
+            n - 1
+        );
+        for (s, cs) in self.choices.iter().enumerate() {
+            for choice in cs {
+                let updates: Vec<String> = choice
+                    .iter()
+                    .map(|&(t, k)| format!("{k}/4 : (s'={t})"))
+                    .collect();
+                t.push_str(&format!("  [] s={s} -> {};\n", updates.join(" + ")));
+            }
+        }
+        let set = |v: &[bool]| -> String {
+            let terms: Vec<String> = (0..n).filter(|&s| v[s]).map(|s| format!("s={s}")).collect();
+            if terms.is_empty() {
+                "false".into()
+            } else {
+                terms.join(" | ")
+            }
+        };
+        t.push_str(&format!(
+            "endmodule\nlabel \"a\" = {};\nlabel \"b\" = {};\n",
+            set(&self.a),
+            set(&self.b)
+        ));
+        t
+    }
+
+    fn is_mdp(&self) -> bool {
+        self.choices.iter().any(|c| c.len() > 1)
+    }
+}
+
+fn model() -> impl Strategy<Value = Model> {
+    (2usize..=4).prop_flat_map(|n| {
+        // A choice: one successor with 4/4, or two with k/4 and (4-k)/4.
+        let choice = prop_oneof![
+            (0..n).prop_map(|t| vec![(t, 4)]),
+            (0..n, 0..n, 1u32..=3).prop_map(|(t, u, k)| vec![(t, k), (u, 4 - k)]),
+        ];
+        let state = prop::collection::vec(choice, 1..=2);
+        (
+            prop::collection::vec(state, n),
+            prop::collection::vec(any::<bool>(), n),
+            prop::collection::vec(any::<bool>(), n),
+        )
+            .prop_map(|(choices, a, b)| Model { choices, a, b })
+    })
+}
+
+/// A path formula over the labels `a` and `b`, with the steps it looks at.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    /// `a U[from,to] b` (`F` when `a` is all true)
+    Until { eventually: bool },
+    /// `G[from,to] a`
+    Globally,
+    /// `a W<=to b`
+    Weak,
+    /// `a R<=to b`
+    Release,
+    /// `X b`
+    Next,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Path {
+    shape: Shape,
+    from: u64,
+    to: u64,
+}
+
+impl Path {
+    fn text(&self) -> String {
+        let window = if self.from == 0 {
+            format!("<={}", self.to)
+        } else if self.from == self.to {
+            format!("={}", self.to)
+        } else {
+            format!("[{},{}]", self.from, self.to)
+        };
+        match self.shape {
+            Shape::Until { eventually: true } => format!("F{window} \"b\""),
+            Shape::Until { eventually: false } => format!("\"a\" U{window} \"b\""),
+            Shape::Globally => format!("G{window} \"a\""),
+            Shape::Weak => format!("\"a\" W<={} \"b\"", self.to),
+            Shape::Release => format!("\"a\" R<={} \"b\"", self.to),
+            Shape::Next => "X \"b\"".into(),
+        }
+    }
+
+    /// The steps a path needs to be judged: states 0 to `horizon`.
+    fn horizon(&self) -> u64 {
+        match self.shape {
+            Shape::Next => 1,
+            _ => self.to,
+        }
+    }
+
+    /// Whether the finite path `p` (states 0 to the horizon) satisfies the formula, by
+    /// the operators' own meaning.
+    fn holds(&self, m: &Model, p: &[usize]) -> bool {
+        let (a, b) = (|i: usize| m.a[p[i]], |i: usize| m.b[p[i]]);
+        let (from, to) = (self.from as usize, self.to as usize);
+        match self.shape {
+            Shape::Until { eventually } => {
+                (from..=to).any(|i| b(i) && (eventually || (0..i).all(a)))
+            }
+            Shape::Globally => (from..=to).all(a),
+            // `b` by step `to` with `a` before, or `a` at every step to `to`.
+            Shape::Weak => (0..=to).any(|i| b(i) && (0..i).all(a)) || (0..=to).all(a),
+            // `b` at every step up to and including the first where `a` holds.
+            Shape::Release => (0..=to).all(|i| b(i) || (0..i).any(a)),
+            Shape::Next => b(1),
+        }
+    }
+}
+
+fn path() -> impl Strategy<Value = Path> {
+    let shape = prop_oneof![
+        Just(Shape::Until { eventually: true }),
+        Just(Shape::Until { eventually: false }),
+        Just(Shape::Globally),
+        Just(Shape::Weak),
+        Just(Shape::Release),
+        Just(Shape::Next),
+    ];
+    (shape, 0u64..=3, 0u64..=2).prop_map(|(shape, from, span)| match shape {
+        Shape::Weak | Shape::Release | Shape::Next => Path {
+            shape,
+            from: 0,
+            to: from + span,
+        },
+        _ => Path {
+            shape,
+            from,
+            to: from + span,
+        },
+    })
+}
+
+/// The best probability of the path over every history-dependent strategy, by backward
+/// induction over the tree of histories.
+fn best(m: &Model, path: &Path, max: bool, prefix: &mut Vec<usize>) -> Exact {
+    if prefix.len() as u64 > path.horizon() {
+        return if path.holds(m, prefix) {
+            Exact::one()
+        } else {
+            Exact::zero()
+        };
+    }
+    let s = *prefix.last().expect("a path starts somewhere");
+    let mut out: Option<Exact> = None;
+    for choice in &m.choices[s] {
+        let mut v = Exact::zero();
+        for &(t, k) in choice {
+            prefix.push(t);
+            v += Exact::new(k.into(), 4.into()) * best(m, path, max, prefix);
+            prefix.pop();
+        }
+        out = Some(match out {
+            None => v,
+            Some(o) if (v > o) == max => v,
+            Some(o) => o,
+        });
+    }
+    out.expect("every state has a choice")
+}
+
+/// Whether some (every) history up to the horizon satisfies the path.
+fn quantified(m: &Model, path: &Path, every: bool, prefix: &mut Vec<usize>) -> bool {
+    if prefix.len() as u64 > path.horizon() {
+        return path.holds(m, prefix);
+    }
+    let s = *prefix.last().expect("a path starts somewhere");
+    let mut succ = m.choices[s].iter().flatten();
+    let mut go = |&(t, _): &(usize, u32)| {
+        prefix.push(t);
+        let r = quantified(m, path, every, prefix);
+        prefix.pop();
+        r
+    };
+    if every {
+        succ.all(&mut go)
+    } else {
+        succ.any(&mut go)
+    }
+}
+
+/// Checks `property` on `m` exactly and in `f64`: the exact value, and the `f64` one.
+fn check(m: &Model, property: &str) -> (Number, Number, Option<bool>) {
+    let run = |exact: bool| {
+        let mut loading = Loading::parse(Source::new("<model>", m.text())).unwrap();
+        loading
+            .add_properties(Source::new("<properties>", property), true)
+            .unwrap();
+        let session = Arc::new(
+            loading
+                .resolve(&given_constants(&[]).unwrap(), exact)
+                .unwrap(),
+        );
+        let settings = Settings {
+            exact,
+            precision: 1e-12,
+            max_states: 1000,
+            prune: false,
+            stop: Stop::default(),
+        };
+        let mut run = Run::explore(Arc::clone(&session), settings, &Quiet).unwrap();
+        let id = session.property_ids()[0];
+        run.check(id, &Quiet)
+            .unwrap_or_else(|f| panic!("{property} on\n{}: {}", m.text(), f.describe()))
+            .checked
+    };
+    let (exact, float) = (run(true), run(false));
+    assert_eq!(exact.holds, float.holds, "{property} on\n{}", m.text());
+    (
+        exact.value.unwrap_or(Number::Exact(None)),
+        float.value.unwrap_or(Number::Exact(None)),
+        exact.holds,
+    )
+}
+
+fn within(exact: &Number, float: &Number) -> bool {
+    let (Number::Exact(Some(q)), Number::Float { value, error_bound }) = (exact, float) else {
+        return false;
+    };
+    let q = num_traits::ToPrimitive::to_f64(q).unwrap();
+    (q - value).abs() <= error_bound + 1e-15
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn probabilities_of_paths_match_the_tree_of_histories(m in model(), p in path(), max in any::<bool>()) {
+        let op = match (m.is_mdp(), max) {
+            (false, _) => "P",
+            (true, true) => "Pmax",
+            (true, false) => "Pmin",
+        };
+        let property = format!("{op}=? [ {} ]", p.text());
+        let want = best(&m, &p, max, &mut vec![0]);
+        let (exact, float, _) = check(&m, &property);
+        prop_assert_eq!(&exact, &Number::Exact(Some(want)), "{} on\n{}", property, m.text());
+        prop_assert!(within(&exact, &float), "{} on\n{}: {:?} against {:?}", property, m.text(), float, exact);
+    }
+
+    #[test]
+    fn quantified_paths_match_the_tree_of_histories(m in model(), p in path(), every in any::<bool>()) {
+        let q = if every { "A" } else { "E" };
+        let property = format!("{q} [ {} ]", p.text());
+        let want = quantified(&m, &p, every, &mut vec![0]);
+        let (_, _, holds) = check(&m, &property);
+        prop_assert_eq!(holds, Some(want), "{} on\n{}", property, m.text());
+    }
+
+    /// Unbounded: a path of `n` states' steps decides (a path that could avoid a set
+    /// for longer repeats a state, and can loop for ever).
+    #[test]
+    fn unbounded_quantifiers_match_paths_as_long_as_the_model(m in model(), which in 0usize..6) {
+        let n = m.choices.len() as u64;
+        let (text, shape) = [
+            ("E [ F \"b\" ]", Shape::Until { eventually: true }, false),
+            ("A [ F \"b\" ]", Shape::Until { eventually: true }, true),
+            ("A [ \"a\" U \"b\" ]", Shape::Until { eventually: false }, true),
+            ("E [ G \"a\" ]", Shape::Globally, false),
+            ("A [ \"a\" W \"b\" ]", Shape::Weak, true),
+            ("E [ \"a\" R \"b\" ]", Shape::Release, false),
+        ]
+        .map(|(t, s, every)| (t, (s, every)))[which];
+        let p = Path { shape: shape.0, from: 0, to: n };
+        let want = quantified(&m, &p, shape.1, &mut vec![0]);
+        let (_, _, holds) = check(&m, text);
+        prop_assert_eq!(holds, Some(want), "{} on\n{}", text, m.text());
+    }
+}
+
+#[test]
+fn probabilities_combine_in_expressions_and_nest() {
+    // 0 -> 1 or 2 with 1/2 each; 1 and 2 absorbing; b at 1.
+    let m = Model {
+        choices: vec![
+            vec![vec![(1, 2), (2, 2)]],
+            vec![vec![(1, 4)]],
+            vec![vec![(2, 4)]],
+        ],
+        a: vec![true, true, false],
+        b: vec![false, true, false],
+    };
+    let value = |p: &str| match check(&m, p).0 {
+        Number::Exact(Some(q)) => q,
+        other => panic!("{p}: {other:?}"),
+    };
+    let half = Exact::new(1.into(), 2.into());
+    assert_eq!(value("1 - P=? [ F \"b\" ]"), half);
+    assert_eq!(
+        value("P=? [ F \"b\" ] * 2 + 1"),
+        Exact::from_integer(2.into())
+    );
+    // `P>0.9 [G "a"]` holds at 1 only; reaching it is 1/2.
+    assert_eq!(value("P=? [ F P>0.9 [ G \"a\" ] ]"), half.clone());
+    assert_eq!(
+        value("filter(sum, P=? [ F \"b\" ])"),
+        Exact::new(3.into(), 2.into())
+    );
+    assert_eq!(
+        value("filter(count, P>=0.5 [ F \"b\" ])"),
+        Exact::from_integer(2.into())
+    );
+    assert_eq!(value("filter(state, P=? [ F \"b\" ], s=2)"), Exact::zero());
+    assert_eq!(
+        value("min(P=? [ F \"b\" ], 1/4)"),
+        Exact::new(1.into(), 4.into())
+    );
+    assert_eq!(check(&m, "E [ X \"b\" ] & !A [ X \"b\" ]").2, Some(true));
+    assert_eq!(
+        check(&m, "filter(forall, \"b\" => P>=1 [ G \"b\" ])").2,
+        Some(true)
+    );
+}

@@ -1,4 +1,5 @@
-//! The paths of `P`, `E` and `A` against a brute force on random small models: every
+//! The paths of `P`, `E` and `A`, and the rewards at a step, against a brute force on
+//! random small models: every
 //! history of the model up to the paths' horizon is enumerated, each path judged by the
 //! textbook meaning of its operator on the finite prefix (no reduction to an until), and
 //! the best value is found by backward induction over the tree of histories (so the
@@ -53,6 +54,11 @@ impl Model {
             "endmodule\nlabel \"a\" = {};\nlabel \"b\" = {};\n",
             set(&self.a),
             set(&self.b)
+        ));
+        // A reward of 1 in the states of `a`.
+        t.push_str(&format!(
+            "rewards \"r\"\n  {} : 1;\nendrewards\n",
+            set(&self.a)
         ));
         t
     }
@@ -304,6 +310,96 @@ proptest! {
         let want = quantified(&m, &p, shape.1, &mut vec![0]);
         let (_, _, holds) = check(&m, text);
         prop_assert_eq!(holds, Some(want), "{} on\n{}", text, m.text());
+    }
+}
+
+/// The best expected reward at step `k` (1 in the states of `a`), over the tree of
+/// histories.
+fn instant(m: &Model, k: usize, max: bool, s: usize) -> Exact {
+    if k == 0 {
+        return if m.a[s] { Exact::one() } else { Exact::zero() };
+    }
+    let mut out: Option<Exact> = None;
+    for choice in &m.choices[s] {
+        let mut v = Exact::zero();
+        for &(t, w) in choice {
+            v += Exact::new(w.into(), 4.into()) * instant(m, k - 1, max, t);
+        }
+        out = Some(match out {
+            None => v,
+            Some(o) if (v > o) == max => v,
+            Some(o) => o,
+        });
+    }
+    out.expect("every state has a choice")
+}
+
+/// The distributions of a chain from state 0 over `t` steps: the average share of time
+/// in `a` (Cesàro: it tends to the long-run share at a rate of 1/t, whatever the
+/// period), and the reward gathered in them.
+fn averaged(m: &Model, t: usize) -> (f64, f64) {
+    let n = m.choices.len();
+    let mut d = vec![0.0; n];
+    d[0] = 1.0;
+    let mut total = 0.0;
+    for _ in 0..t {
+        total += (0..n).filter(|&s| m.a[s]).map(|s| d[s]).sum::<f64>();
+        let mut next = vec![0.0; n];
+        for (choices, &p) in m.choices.iter().zip(&d) {
+            for &(u, w) in &choices[0] {
+                next[u] += p * f64::from(w) / 4.0;
+            }
+        }
+        d = next;
+    }
+    (total / t as f64, total)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rewards_at_a_step_match_the_tree_of_histories(m in model(), k in 0usize..4, max in any::<bool>()) {
+        let op = match (m.is_mdp(), max) {
+            (false, _) => "R{\"r\"}",
+            (true, true) => "R{\"r\"}max",
+            (true, false) => "R{\"r\"}min",
+        };
+        let property = format!("{op}=? [ I={k} ]");
+        let (exact, float, _) = check(&m, &property);
+        prop_assert_eq!(&exact, &Number::Exact(Some(instant(&m, k, max, 0))), "{} on\n{}", property, m.text());
+        prop_assert!(within(&exact, &float), "{} on\n{}", property, m.text());
+    }
+
+    /// Chains only: the long-run share of time in `a` against the average of many steps'
+    /// distributions, and the total reward against the sum of many steps' rewards.
+    #[test]
+    fn long_run_shares_and_totals_match_many_steps(m in model()) {
+        let m = Model {
+            choices: m.choices.iter().map(|c| vec![c[0].clone()]).collect(),
+            ..m
+        };
+        let (share, _) = averaged(&m, 400_000);
+        let (exact, float, _) = check(&m, "S=? [ \"a\" ]");
+        let Number::Exact(Some(q)) = &exact else { panic!("{exact:?}") };
+        let q = num_traits::ToPrimitive::to_f64(q).unwrap();
+        prop_assert!((q - share).abs() < 2e-3, "S on\n{}: {} against {}", m.text(), q, share);
+        prop_assert!(within(&exact, &float), "S on\n{}", m.text());
+        let (long, _, _) = check(&m, "R{\"r\"}=? [ S ]");
+        prop_assert_eq!(&long, &exact);
+        // The total: finite exactly when the sum of many steps' rewards has stopped growing.
+        let (_, a) = averaged(&m, 20_000);
+        let (_, b) = averaged(&m, 40_000);
+        let (total, float, _) = check(&m, "R{\"r\"}=? [ C ]");
+        match &total {
+            Number::Exact(None) => prop_assert!(b - a > 1.0, "C on\n{}: infinite against {}", m.text(), b),
+            Number::Exact(Some(q)) => {
+                let q = num_traits::ToPrimitive::to_f64(q).unwrap();
+                prop_assert!((q - b).abs() < 1e-6 * q.max(1.0), "C on\n{}: {} against {}", m.text(), q, b);
+                prop_assert!(within(&total, &float), "C on\n{}", m.text());
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
 

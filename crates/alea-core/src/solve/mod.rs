@@ -8,6 +8,9 @@
 //!   `target` (infinite where the optimising strategy misses it with positive
 //!   probability). [`cumulative_reward`], [`cumulative_reward_exact`]: in `k` steps.
 //! - [`choice_values`], [`choice_values_exact`]: every choice of a state, valued.
+//! - [`long_run`], [`long_run_exact`]: a chain's long-run average reward per step (the
+//!   share of time in a set); [`total_reward`], [`total_reward_exact`]: its reward over
+//!   all steps (`longrun`).
 //! - [`game`]: a game described node by node (terminal payoffs, rewards on the way, two
 //!   players), and [`acyclic`]: games without cycles evaluated straight from their
 //!   callbacks, many small ones in a row with one workspace.
@@ -28,6 +31,7 @@ mod exact;
 pub mod game;
 mod guess;
 mod interval;
+mod longrun;
 #[cfg(test)]
 mod tests;
 
@@ -37,6 +41,8 @@ use crate::error::Result;
 use crate::form::{ExactRewards, Form, Rewards};
 use crate::guard::Stop;
 use crate::numeric::value::{Exact, Value};
+
+pub use longrun::{long_run, long_run_exact, total_reward, total_reward_exact};
 
 /// What "best" means: the greatest value (a win probability, a score) or the least (an
 /// expected time). In a two-player game, the goal of the first player; the second has

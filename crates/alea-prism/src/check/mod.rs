@@ -1021,11 +1021,31 @@ impl Evaluator<'_> {
                             fixed: vec![false; n],
                         });
                     }
-                    Path::Cumulative { bound: None } => {
-                        return Err(not_yet(span, "the total reward `C`"))
-                    }
-                    Path::LongRun => {
-                        return Err(not_yet(span, "the long-run average reward `S`"))
+                    Path::Cumulative { bound: None } | Path::LongRun if name == "R" => {
+                        if program.kind == ModelType::Mdp {
+                            let what = if matches!(path, Path::LongRun) {
+                                "the long-run average reward `S` in an mdp"
+                            } else {
+                                "the total reward `C` in an mdp"
+                            };
+                            return Err(not_yet(span, what));
+                        }
+                        let total = matches!(path, Path::Cumulative { .. });
+                        let values = match (&rewards, total) {
+                            (Gathered::Float(r), true) => {
+                                StateValues::Float(solve::total_reward(m, r, &cx)?)
+                            }
+                            (Gathered::Exact(r), true) => {
+                                StateValues::Exact(solve::total_reward_exact(m, r, &cx)?)
+                            }
+                            (Gathered::Float(r), false) => {
+                                StateValues::Float(solve::long_run(m, r, &cx)?)
+                            }
+                            (Gathered::Exact(r), false) => {
+                                StateValues::Exact(solve::long_run_exact(m, r, &cx)?)
+                            }
+                        };
+                        (values, vec![false; n])
                     }
                     Path::Eventually { bound: Some(b), .. } => {
                         return Err(Error::new(
@@ -1053,7 +1073,36 @@ impl Evaluator<'_> {
                     fixed,
                 })
             }
-            Query::Steady(_) => Err(not_yet(span, "the steady-state operator `S`")),
+            Query::Steady(_) => {
+                let Path::Steady { target } = path else {
+                    unreachable!("the parser gives `S` a state formula")
+                };
+                if program.kind == ModelType::Mdp {
+                    return Err(not_yet(span, "the steady-state operator `S` in an mdp"));
+                }
+                // The long-run average of a reward of 1 where the formula holds.
+                let holds = self.sat(target)?;
+                let values = if settings.exact {
+                    let one = |b: bool| Exact::from_integer(u8::from(b).into());
+                    let r = ExactRewards {
+                        state: holds.iter().map(|&b| one(b)).collect(),
+                        choice: Vec::new(),
+                    };
+                    StateValues::Exact(solve::long_run_exact(m, &r, &cx)?)
+                } else {
+                    let r = Rewards {
+                        state: holds.iter().map(|&b| f64::from(u8::from(b))).collect(),
+                        choice: Vec::new(),
+                    };
+                    StateValues::Float(solve::long_run(m, &r, &cx)?)
+                };
+                Ok(Solved {
+                    values,
+                    goal: None,
+                    rewards: None,
+                    fixed: vec![false; n],
+                })
+            }
         }
     }
 }

@@ -318,23 +318,69 @@ impl Parser<'_> {
             }
             None => None,
         };
-        let (path, close) = if base == Base::S {
-            let open = self.expect(Tok::LBracket, "`[` and the state formula of `S`")?;
-            let target = self.expr()?;
-            (Path::Steady { target }, self.close_bracket(open.span)?)
+        let open = self.expect(Tok::LBracket, "`[` and the path of the operator")?;
+        let path = if base == Base::S {
+            Path::Steady {
+                target: self.expr()?,
+            }
         } else {
-            self.bracketed_path(base)?
+            self.path(base)?
         };
+        let filter = self.inner_filter()?;
+        let close = self.close_bracket(open.span)?;
         let op = match base {
             Base::P => Query::Probability(opt),
             Base::R => Query::Reward(reward, opt),
             Base::T => Query::Time(opt),
             Base::S => Query::Steady(opt),
         };
-        Ok(Expr {
+        let query = Expr {
             kind: ExprKind::Operator(Box::new(Operator::Query { op, path, bound })),
             span: t.span.to(close),
+        };
+        Ok(match filter {
+            None => query,
+            Some((op, states)) => Expr {
+                kind: ExprKind::Operator(Box::new(Operator::Filter {
+                    op,
+                    property: query.clone(),
+                    states: Some(states),
+                })),
+                span: query.span,
+            },
         })
+    }
+
+    /// PRISM's older filter inside a query, after its path: `{states}`, then `{min}`,
+    /// `{max}` or both, read as `filter(first, ...)`, `filter(min, ...)`,
+    /// `filter(max, ...)` or `filter(range, ...)` of the query over the states.
+    fn inner_filter(&mut self) -> Result<Option<(FilterOp, Expr)>> {
+        if self.peek() != Tok::LBrace {
+            return Ok(None);
+        }
+        self.bump();
+        let states = self.expr()?;
+        self.expect(Tok::RBrace, "`}` after the states of the filter")?;
+        let (mut min, mut max) = (false, false);
+        while self.peek() == Tok::LBrace {
+            self.bump();
+            if self.at_word("min") {
+                min = true;
+            } else if self.at_word("max") {
+                max = true;
+            } else {
+                return Err(self.expected("`min` or `max` in a filter's `{...}`"));
+            }
+            self.bump();
+            self.expect(Tok::RBrace, "`}` after `min` or `max`")?;
+        }
+        let op = match (min, max) {
+            (false, false) => FilterOp::First,
+            (true, false) => FilterOp::Min,
+            (false, true) => FilterOp::Max,
+            (true, true) => FilterOp::Range,
+        };
+        Ok(Some((op, states)))
     }
 
     /// `[path]`, and where it closes.
@@ -348,10 +394,6 @@ impl Parser<'_> {
     fn close_bracket(&mut self, open: Span) -> Result<Span> {
         match self.peek() {
             Tok::RBracket => Ok(self.bump().span),
-            Tok::LBrace => Err(Error::new(
-                self.token().span,
-                "filters `{...}` inside a query are not supported; write `filter(op, property, states)`",
-            )),
             _ => {
                 let line = self.line(open.start);
                 Err(self.expected(format_args!(

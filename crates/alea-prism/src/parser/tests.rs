@@ -1167,8 +1167,8 @@ fn property_errors_say_what_and_where() {
         "expected a reward structure name in quotes, such as `\"cost\"`, or its number, found `x`"
     );
     assert_eq!(
-        err_at(p, "P=? [F a {\"init\"}]").2,
-        "filters `{...}` inside a query are not supported; write `filter(op, property, states)`"
+        err_at(p, "P=? [F a {\"init\"}{avg}]").2,
+        "expected `min` or `max` in a filter's `{...}`, found `avg`"
     );
     let list = "min, max, argmin, argmax, count, sum, avg, first, range, forall, exists, state, \
                 print or printall";
@@ -1284,6 +1284,18 @@ fn the_whole_property_language_is_read() {
     assert!(matches!(right.kind, ExprKind::Operator(_)));
     assert_eq!(sx(&ps[16].property), "(+ \"one\" \"two\")");
     assert_eq!(filter_of(&ps[17].property).0, FilterOp::ArgMax);
+    // PRISM's older filters inside a query.
+    let f = props("P=? [ F a {\"init\"} ]\nP=? [ F a {x>1}{min} ]\nP=? [ F a {true}{max}{min} ]");
+    let ops: Vec<FilterOp> = f
+        .properties
+        .iter()
+        .map(|p| filter_of(&p.property).0)
+        .collect();
+    assert_eq!(ops, [FilterOp::First, FilterOp::Min, FilterOp::Range]);
+    assert_eq!(
+        sx(filter_of(&f.properties[1].property).2.unwrap()),
+        "(> x 1)"
+    );
     assert_eq!(filter_of(&ps[18].property).0, FilterOp::State);
     assert_eq!(
         steps(19),

@@ -586,5 +586,5 @@ def test_the_property_language_beyond_one_query() -> None:
     assert [p.exact for p in r[:4]] == [Fraction(1, 2)] * 4
     assert [(p.value, p.holds) for p in r[4:6]] == [(None, True), (None, False)]
     assert r[6].range == (0.0, 1.0) and r[6].value is None
-    assert r[6].to_json()["range"][1]["exact"] == "1"
+    assert r[6].to_json()["range"][1]["exact"] == "1/1"
     assert r[7].exact == 1

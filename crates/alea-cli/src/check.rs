@@ -31,11 +31,15 @@ too) and answers each property, one line each: `PROPERTY = VALUE ± BOUND`, the 
 being certified: the true value is no further from VALUE than BOUND. With --exact the \
 arithmetic is rational from the literals on (0.1 is 1/10) and VALUE is a fraction p/q.
 
-Properties: P=?, Pmin=?, Pmax=? of [F phi], [phi U psi], [F<=k phi], [phi U<=k psi]; \
-R=?, R{\"name\"}=?, Rmin=?, Rmax=? of [F phi] and [C<=k] (the first reward structure \
-when none is named); T=?, Tmin=?, Tmax=? of [F phi] (the expected number of steps); \
-filter(min|max|avg|sum|first, PROPERTY, STATES). Labels in quotes, with \"init\" and \
-\"deadlock\". An expected reward is infinite where phi is not reached with probability \
+Properties: P=?, Pmin=?, Pmax=? of paths F, G, X, U, W and R over state formulas, \
+with steps <=k, <k, >=k, >k, =k or [a,b]; R=?, R{\"name\"}=?, Rmin=?, Rmax=? of [F phi], \
+[C<=k], [I=k], [C] (the total reward) and [S] (the long-run average); S=?, Smin=?, \
+Smax=? [phi] (the long-run share of time in phi); T=?, Tmin=?, Tmax=? of [F phi] \
+(expected steps); E [path] and A [path]; P>=p [...] and the other bounds; \
+filter(min|max|avg|sum|count|forall|exists|first|range|state|argmin|argmax|print|printall, \
+PROPERTY, STATES). Operators nest and combine with arithmetic: 1 - Pmax=? [F \"won\"]. \
+Labels in quotes, with \"init\" and \"deadlock\"; \"name\" also refers to a named \
+property. An expected reward is infinite where phi is not reached with probability \
 one. In an mdp, say min or max. A state with no enabled command gets a self-loop. \
 Without any property, the model's size is printed.
   alea check examples/pig.prism --props examples/pig.props
@@ -501,6 +505,10 @@ fn number_fields(o: &mut Map<String, Json>, n: &Number, exact: bool) {
         },
     );
     o.insert("infinite".into(), json!(infinite));
+    // JSON has no infinity: the sign of one that is negative (`-1/0` in a property).
+    if infinite && n.to_f64() < 0.0 {
+        o.insert("negative".into(), json!(true));
+    }
     if exact {
         if let Number::Exact(q) = n {
             o.insert(

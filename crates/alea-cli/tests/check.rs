@@ -550,3 +550,24 @@ fn exact_checks_decide_on_exact_values() {
         assert!((got - double).abs() <= 1e-9, "{prop}: {got} in f64");
     }
 }
+
+/// Values with no rational form: `1/0` is infinity in both arithmetics (as PRISM's
+/// exact mode has it), and `--json` keeps the sign of minus infinity.
+#[test]
+fn infinite_quotients_keep_their_sign() {
+    let model = models_dir().join("decimals.prism");
+    for exact in [false, true] {
+        let mut cmd = alea();
+        cmd.arg("check")
+            .arg(&model)
+            .args(["--prop=-1/0", "--prop=1/0", "--json"]);
+        if exact {
+            cmd.arg("--exact");
+        }
+        let lines = json_lines(&run(&mut cmd));
+        assert_eq!(lines[0]["infinite"], true, "{lines:?}");
+        assert_eq!(lines[0]["negative"], true, "{lines:?}");
+        assert_eq!(lines[1]["infinite"], true, "{lines:?}");
+        assert!(lines[1].get("negative").is_none(), "{lines:?}");
+    }
+}

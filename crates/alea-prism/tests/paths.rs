@@ -403,6 +403,83 @@ proptest! {
     }
 }
 
+/// Every memoryless strategy of a model, as the chain it makes (one choice per state).
+fn strategies(m: &Model) -> Vec<Model> {
+    let mut out = vec![Vec::new()];
+    for choices in &m.choices {
+        out = out
+            .into_iter()
+            .flat_map(|picked: Vec<Vec<(usize, u32)>>| {
+                choices.iter().map(move |c| {
+                    let mut p = picked.clone();
+                    p.push(c.clone());
+                    p
+                })
+            })
+            .collect();
+    }
+    out.into_iter()
+        .map(|picked| Model {
+            choices: picked.into_iter().map(|c| vec![c]).collect(),
+            ..m.clone()
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Decision processes: the greatest and least long-run share of time in `a`, and
+    /// total reward, against the best and worst of every memoryless strategy (which
+    /// attain both optimums), each strategy's chain averaged over many steps.
+    #[test]
+    fn long_run_of_decision_processes_matches_every_strategy(m in model()) {
+        prop_assume!(m.is_mdp());
+        let chains = strategies(&m);
+        let shares: Vec<f64> = chains.iter().map(|c| averaged(c, 100_000).0).collect();
+        let totals: Vec<Option<f64>> = chains
+            .iter()
+            .map(|c| {
+                let (_, a) = averaged(c, 20_000);
+                let (_, b) = averaged(c, 40_000);
+                (b - a < 1e-9).then_some(b)
+            })
+            .collect();
+        for max in [true, false] {
+            let pick = |a: f64, b: f64| if max { a.max(b) } else { a.min(b) };
+            let best = shares.iter().copied().reduce(pick).unwrap();
+            let opt = if max { "max" } else { "min" };
+            let property = format!("S{opt}=? [ \"a\" ]");
+            let (exact, float, _) = check(&m, &property);
+            let Number::Exact(Some(q)) = &exact else { panic!("{exact:?}") };
+            let q = num_traits::ToPrimitive::to_f64(q).unwrap();
+            prop_assert!((q - best).abs() < 2e-3, "{} on\n{}: {} against {}", property, m.text(), q, best);
+            prop_assert!(within(&exact, &float), "{} on\n{}: {:?}", property, m.text(), float);
+            let (long, _, _) = check(&m, &format!("R{{\"r\"}}{opt}=? [ S ]"));
+            prop_assert_eq!(&long, &exact);
+            // Infinite for the maximiser if one strategy's sum grows, for the minimiser
+            // if every one's does.
+            let finite: Vec<f64> = totals.iter().flatten().copied().collect();
+            let want = if max && finite.len() < totals.len() || finite.is_empty() {
+                None
+            } else {
+                finite.into_iter().reduce(pick)
+            };
+            let property = format!("R{{\"r\"}}{opt}=? [ C ]");
+            let (total, float, _) = check(&m, &property);
+            match (&total, want) {
+                (Number::Exact(None), None) => {}
+                (Number::Exact(Some(q)), Some(b)) => {
+                    let q = num_traits::ToPrimitive::to_f64(q).unwrap();
+                    prop_assert!((q - b).abs() < 1e-6 * q.max(1.0), "{} on\n{}: {} against {}", property, m.text(), q, b);
+                    prop_assert!(within(&total, &float), "{} on\n{}", property, m.text());
+                }
+                (got, want) => prop_assert!(false, "{} on\n{}: {:?} against {:?}", property, m.text(), got, want),
+            }
+        }
+    }
+}
+
 #[test]
 fn probabilities_combine_in_expressions_and_nest() {
     // 0 -> 1 or 2 with 1/2 each; 1 and 2 absorbing; b at 1.

@@ -155,6 +155,16 @@ impl<'a> Context<'a> {
         Context { stop, ..self }
     }
 
+    /// The same precision and stop flag, naming states by `names`: for a question on a
+    /// form derived from the caller's, whose states stand for the caller's.
+    pub fn naming<'b>(&self, names: &'b (dyn Fn(usize) -> String + Sync)) -> Context<'b> {
+        Context {
+            precision: self.precision,
+            stop: self.stop.clone(),
+            names,
+        }
+    }
+
     pub fn with_names<'b>(self, names: &'b (dyn Fn(usize) -> String + Sync)) -> Context<'b> {
         Context {
             precision: self.precision,

@@ -14,7 +14,7 @@ use crate::numeric::value::{Exact, Value};
 
 /// A random model of `n` states with exact probabilities (weights 1..=3 over 1..=3
 /// distinct successors per choice, up to 3 choices, one state in five absorbing).
-fn random_model(rng: &mut ChaCha8Rng, n: usize) -> Form {
+pub(super) fn random_model(rng: &mut ChaCha8Rng, n: usize) -> Form {
     let mut m = Form {
         choices: vec![0],
         row: vec![0],

@@ -172,9 +172,19 @@ impl<'a> Evaluator<'a> {
             return Ok(Values::Bool(self.explored.states_where(&ex)?));
         }
         let numbers = if self.settings.exact {
-            self.explored.numbers_where(&ex, |cx, ex| {
-                cx.eval_exact(ex).map(|q| Number::Exact(Some(q)))
-            })?
+            self.explored
+                .numbers_where(&ex, |cx, ex| match cx.eval_exact(ex) {
+                    Ok(q) => Ok(Number::Exact(Some(q))),
+                    // No rational is infinite or NaN (`1/0`, `0/0`): such a value is kept
+                    // as the double it is, as PRISM's exact mode keeps it.
+                    Err(e) => match cx.eval_f64(ex) {
+                        Ok(value) if !value.is_finite() => Ok(Number::Float {
+                            value,
+                            error_bound: 0.0,
+                        }),
+                        _ => Err(e),
+                    },
+                })?
         } else {
             self.explored.numbers_where(&ex, |cx, ex| {
                 cx.eval_f64(ex).map(|value| Number::Float {

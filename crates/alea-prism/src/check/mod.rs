@@ -1022,29 +1022,31 @@ impl Evaluator<'_> {
                         });
                     }
                     Path::Cumulative { bound: None } | Path::LongRun if name == "R" => {
-                        if program.kind == ModelType::Mdp {
-                            let what = if matches!(path, Path::LongRun) {
-                                "the long-run average reward `S` in an mdp"
-                            } else {
-                                "the total reward `C` in an mdp"
-                            };
-                            return Err(not_yet(span, what));
-                        }
                         let total = matches!(path, Path::Cumulative { .. });
                         let values = match (&rewards, total) {
                             (Gathered::Float(r), true) => {
-                                StateValues::Float(solve::total_reward(m, r, &cx)?)
+                                StateValues::Float(solve::total_reward(m, g, r, &cx)?)
                             }
                             (Gathered::Exact(r), true) => {
-                                StateValues::Exact(solve::total_reward_exact(m, r, &cx)?)
+                                StateValues::Exact(solve::total_reward_exact(m, g, r, &cx)?)
                             }
                             (Gathered::Float(r), false) => {
-                                StateValues::Float(solve::long_run(m, r, &cx)?)
+                                StateValues::Float(solve::long_run(m, g, r, &cx)?)
                             }
                             (Gathered::Exact(r), false) => {
-                                StateValues::Exact(solve::long_run_exact(m, r, &cx)?)
+                                StateValues::Exact(solve::long_run_exact(m, g, r, &cx)?)
                             }
                         };
+                        if !total {
+                            // A choice is worth its successors' averages: one step's
+                            // reward counts for nothing in the long run.
+                            return Ok(Solved {
+                                values,
+                                goal,
+                                rewards: None,
+                                fixed: vec![false; n],
+                            });
+                        }
                         (values, vec![false; n])
                     }
                     Path::Eventually { bound: Some(b), .. } => {
@@ -1073,13 +1075,12 @@ impl Evaluator<'_> {
                     fixed,
                 })
             }
-            Query::Steady(_) => {
+            Query::Steady(opt) => {
                 let Path::Steady { target } = path else {
                     unreachable!("the parser gives `S` a state formula")
                 };
-                if program.kind == ModelType::Mdp {
-                    return Err(not_yet(span, "the steady-state operator `S` in an mdp"));
-                }
+                let goal = goal_of(program, *opt, span, "S")?;
+                let g = goal.unwrap_or(Goal::Max);
                 // The long-run average of a reward of 1 where the formula holds.
                 let holds = self.sat(target)?;
                 let values = if settings.exact {
@@ -1088,28 +1089,23 @@ impl Evaluator<'_> {
                         state: holds.iter().map(|&b| one(b)).collect(),
                         choice: Vec::new(),
                     };
-                    StateValues::Exact(solve::long_run_exact(m, &r, &cx)?)
+                    StateValues::Exact(solve::long_run_exact(m, g, &r, &cx)?)
                 } else {
                     let r = Rewards {
                         state: holds.iter().map(|&b| f64::from(u8::from(b))).collect(),
                         choice: Vec::new(),
                     };
-                    StateValues::Float(solve::long_run(m, &r, &cx)?)
+                    StateValues::Float(solve::long_run(m, g, &r, &cx)?)
                 };
                 Ok(Solved {
                     values,
-                    goal: None,
+                    goal,
                     rewards: None,
                     fixed: vec![false; n],
                 })
             }
         }
     }
-}
-
-/// The error for a construct whose solver is still to come.
-fn not_yet(span: Span, what: &str) -> CheckError {
-    Error::new(span, format!("{what} is not supported yet")).into()
 }
 
 /// The rewards of structure `index`, or one per step (`T=?`) when `None`.

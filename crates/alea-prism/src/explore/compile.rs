@@ -183,6 +183,10 @@ pub(crate) struct ExactCode {
 }
 
 impl ExactCode {
+    // Out of line: inlined, its tree evaluator would make every call of
+    // [`Code::eval`] save and restore registers that the common codes never use.
+    #[cold]
+    #[inline(never)]
     fn eval(&self, vals: &[i64]) -> Result<i64, Fault> {
         let n = self.vars.min(vals.len());
         let mut cx = crate::eval::Context::new(&vals[..n]);

@@ -50,6 +50,10 @@ pub(super) struct ConstInfo {
     pub span: Span,
     /// The expression still to evaluate.
     pub source: Option<ConstSource>,
+    /// A constant without a value that this one's value needs (itself, when it has no
+    /// source at all): a property's constant may stay undefined as long as it is not
+    /// used, as in PRISM.
+    pub lacks: Option<String>,
 }
 
 pub(super) struct ConstSource {
@@ -514,7 +518,15 @@ impl Resolver<'_> {
                 // is a constant whose own evaluation failed or is under way.
                 None => Err(Error::new(
                     span,
-                    format!("constant `{name}` has no value here"),
+                    match &self.env.consts[i].lacks {
+                        Some(x) if x == name => {
+                            format!("constant `{name}` has no value; give it with --const {name}=...")
+                        }
+                        Some(x) => format!(
+                            "constant `{name}` has no value: it needs `{x}`, which has none; give it with --const {x}=..."
+                        ),
+                        None => format!("constant `{name}` has no value here"),
+                    },
                 )),
             },
             Some(Sym::Formula(_)) | None => Err(self.unknown(written, name, span)),

@@ -457,6 +457,7 @@ fn declare<'m>(
                 .value
                 .clone()
                 .map(|expr| ConstSource { expr, given: false }),
+            lacks: None,
         })
         .collect();
     env.formulas = model.formulas.clone();
@@ -571,7 +572,14 @@ fn missing_values(env: &Env) -> Result<()> {
 
 /// Evaluates the constants that have a source, each after those it uses.
 fn evaluate_constants(env: &mut Env) -> Result<()> {
-    for i in order::constant_order(env)? {
+    let (order, lacks) = order::constant_order(env)?;
+    for (i, lack) in lacks.into_iter().enumerate() {
+        env.consts[i].lacks = lack.map(|j| env.consts[j].name.clone());
+    }
+    for i in order {
+        if env.consts[i].lacks.is_some() {
+            continue;
+        }
         let Some(source) = env.consts[i].source.take() else {
             continue;
         };

@@ -7,10 +7,13 @@ use crate::ast::{self, ExprKind};
 use crate::error::{Error, Result, Span};
 
 /// The constants still to evaluate (those with a source), each after everything it
-/// depends on; an error for the first cycle found.
-pub(super) fn constant_order(env: &Env) -> Result<Vec<usize>> {
+/// depends on, and for each constant one without a value that it needs (itself when
+/// it has neither a value nor a source), if any; an error for the first cycle found.
+pub(super) fn constant_order(env: &Env) -> Result<(Vec<usize>, Vec<Option<usize>>)> {
     let graph = Graph::new(env);
     let n = graph.len();
+    // For every node, as it is done: the first constant without a value it needs.
+    let mut lacks: Vec<Option<usize>> = vec![None; n];
     // 0: not seen, 1: on the current path, 2: done.
     let mut mark = vec![0u8; n];
     let mut order = Vec::new();
@@ -50,6 +53,14 @@ pub(super) fn constant_order(env: &Env) -> Result<Vec<usize>> {
                 }
             } else {
                 let node = *node;
+                let valueless = node < env.consts.len()
+                    && env.consts[node].source.is_none()
+                    && env.consts[node].value.is_none();
+                lacks[node] = if valueless {
+                    Some(node)
+                } else {
+                    deps.iter().find_map(|&d| lacks[d])
+                };
                 stack.pop();
                 mark[node] = 2;
                 if node < env.consts.len() && env.consts[node].source.is_some() {
@@ -58,7 +69,8 @@ pub(super) fn constant_order(env: &Env) -> Result<Vec<usize>> {
             }
         }
     }
-    Ok(order)
+    lacks.truncate(env.consts.len());
+    Ok((order, lacks))
 }
 
 /// Constants, then formulas, then labels, numbered in one range.

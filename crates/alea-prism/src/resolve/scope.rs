@@ -2,7 +2,7 @@
 //! and the constants, formulas and labels of its own file.
 
 use super::expr::{self, depth, Allow, ConstInfo, Ctx, Env, LabelBody, Sym, VarInfo, Want};
-use super::{attach_one, evaluate_constants, missing_values};
+use super::{attach_one, evaluate_constants};
 use crate::ast;
 use crate::error::{Error, Result, Span};
 use crate::eval;
@@ -67,6 +67,7 @@ impl Scope {
                 value: Some(value.clone()),
                 span,
                 source: None,
+                lacks: None,
             });
         }
         for f in &model.formulas {
@@ -125,6 +126,7 @@ impl Scope {
                     .value
                     .clone()
                     .map(|expr| super::ConstSource { expr, given: false }),
+                lacks: None,
             }
         }));
         env.formulas.extend(props.formulas.iter().cloned());
@@ -137,7 +139,7 @@ impl Scope {
                 attach_one(&mut env, first_const + k, e)?;
             }
         }
-        missing_values(&env)?;
+        // A constant without a value is an error only where a property uses it.
         evaluate_constants(&mut env)?;
         for f in &props.formulas {
             let purpose = format!("formula `{}`", f.name.name);

@@ -891,12 +891,24 @@ fn property_scope_errors() {
     assert!(e
         .message
         .contains("`N` is already declared as a constant of the model"));
-    let e = run("const int k;\nP=? [F x=k]", &[]).unwrap_err();
-    assert!(
-        e.message.contains("constant `k` has no value"),
-        "{}",
-        e.message
+    // A constant without a value is an error only where it is used, as in PRISM.
+    let file = parse_properties("const int k;\nconst int j = k + 1;\nP=? [F x=1]").unwrap();
+    let s = Scope::new(&program, &model, &file, &[]).unwrap();
+    let e = s
+        .state_formula(&parse_expression("x = k").unwrap())
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "constant `k` has no value; give it with --const k=..."
     );
+    let e = s
+        .state_formula(&parse_expression("x = j").unwrap())
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "constant `j` has no value: it needs `k`, which has none; give it with --const k=..."
+    );
+    assert!(s.state_formula(&parse_expression("x = 1").unwrap()).is_ok());
     assert!(run(
         "const int k;\nP=? [F x=k]",
         &[("k", "1"), ("N", "1"), ("other", "2")]

@@ -101,11 +101,13 @@ use crate::numeric::value::Exact;
 const GUESS_AFTER: u64 = 32;
 /// How many times the sweeps made the sweeps still needed must be for a guess.
 const SLOW: f64 = 16.0;
-/// The same for an expected reward, whose lower bounds rise almost evenly until they
-/// near their values: the pace of their rises says too few sweeps are left (on
-/// consensus N=6's greatest expected steps, some 450 at sweep 32 where 2,700 were
-/// needed, so that 233 components were swept to the end instead of guessed).
-const SLOW_REWARD: f64 = 4.0;
+/// The same for an expected reward in a component with choices, whose lower bounds rise
+/// almost evenly until they near their values: the pace of their rises says too few
+/// sweeps are left (on consensus N=6's greatest expected steps, some 450 at sweep 32
+/// where 2,700 were needed, and fewer still at a coarser precision), so a guess is tried
+/// as soon as the sweeps left look more than those made. Its budget, the sweeps it may
+/// save, bounds what a refused one costs.
+const SLOW_REWARD: f64 = 1.0;
 /// Sweeps that test a guess before it is given up.
 const CERTIFY_SWEEPS: u64 = 64;
 /// How many margins, each sixteen times the last, a guess is tried at when the

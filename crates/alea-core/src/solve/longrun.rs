@@ -129,6 +129,12 @@ fn sub_chain(m: &Form, members: &[u32], pick: &[usize]) -> Form {
     f
 }
 
+/// The [`sub_chain`] of `pick`, and the reward of each of its states (`rew` per choice).
+fn picked<T: Value>(m: &Form, members: &[u32], pick: &[usize], rew: &[T]) -> (Form, Vec<T>) {
+    let rewards = pick.iter().map(|&c| rew[c].clone()).collect();
+    (sub_chain(m, members, pick), rewards)
+}
+
 /// The bottom strongly connected components of a chain, each sorted.
 fn bottoms(f: &Form) -> Vec<Vec<u32>> {
     let n = f.states();
@@ -260,8 +266,7 @@ fn gain(
     cx: &Context,
 ) -> Result<([f64; 2], Vec<usize>)> {
     if let Some(pick) = single_choices(m, members, inside) {
-        let f = sub_chain(m, members, &pick);
-        let frew: Vec<f64> = pick.iter().map(|&c| rew[c]).collect();
+        let (f, frew) = picked(m, members, &pick, rew);
         let all: Vec<u32> = (0..members.len() as u32).collect();
         return Ok((renewal(&f, &all, &frew, cx)?, pick));
     }
@@ -378,8 +383,7 @@ fn gain_exact(
     for _ in 0..MAX_ROUNDS {
         cx.stop.check()?;
         // The strategy's best bottom component and its gain.
-        let mut f = sub_chain(m, members, &pick);
-        let mut frew: Vec<Exact> = pick.iter().map(|&c| rew[c].clone()).collect();
+        let (mut f, mut frew) = picked(m, members, &pick, rew);
         let mut top: Option<(Exact, Vec<u32>)> = None;
         for b in bottoms(&f) {
             let a = renewal_exact(&f, &b, &frew, cx)?;
@@ -407,8 +411,7 @@ fn gain_exact(
                     }
                 }
             }
-            f = sub_chain(m, members, &pick);
-            frew = pick.iter().map(|&c| rew[c].clone()).collect();
+            (f, frew) = picked(m, members, &pick, rew);
         }
         // The relative values: reward and steps until the component's first state.
         let first: Vec<bool> = (0..k).map(|i| i == class[0] as usize).collect();
@@ -652,8 +655,7 @@ pub fn long_run_exact(
     for members in ends.each() {
         let (value, pick) = match single_choices(m, members, &ends.inside) {
             Some(pick) => {
-                let f = sub_chain(m, members, &pick);
-                let frew: Vec<Exact> = pick.iter().map(|&c| rew[c].clone()).collect();
+                let (f, frew) = picked(m, members, &pick, &rew);
                 let all: Vec<u32> = (0..members.len() as u32).collect();
                 (renewal_exact(&f, &all, &frew, cx)?, pick)
             }
@@ -976,8 +978,7 @@ mod tests {
                             gain_exact(&m, members, &ends.inside, &rew, goal, start, &cx).unwrap();
                         assert_eq!(got, want);
                         // The strategy's chain attains the gain from every member.
-                        let f = sub_chain(&m, members, &pick);
-                        let frew: Vec<Exact> = pick.iter().map(|&c| rew[c].clone()).collect();
+                        let (f, frew) = picked(&m, members, &pick, &rew);
                         let ends = bottoms(&f);
                         assert_eq!(ends.len(), 1, "one bottom component");
                         assert_eq!(renewal_exact(&f, &ends[0], &frew, &cx).unwrap(), want);

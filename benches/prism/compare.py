@@ -27,13 +27,18 @@ Usage
         --storm-python STORMENV/bin/python [--models brp,consensus] [--timeout 120] \\
         [--exact-timeout 60] [--runs 3] [--out results.json] [--markdown]
 
-    --alea-baseline B   also run the alea binary B, in turn with --alea (B A B A ...,
+    --alea-baseline B   also run the alea binary B, in turn with --alea (B A A B B A ...,
                         --runs pairs), and report each instance's paired median ratio
                         of the wall times (A/B): an old build against a new one in one
                         run. Implies --alea-only.
     --storm-only        run Storm only (no alea binary needed)
     --alea-only         run alea only
     --no-exact          skip the exact-arithmetic comparison
+    --every-property    per curated parameter set, every property of it that both
+                        tools read, checked in one process per tool (the model built
+                        once), one row per parameter set: the whole job a user runs,
+                        not one property picked out; a property without a QVBS
+                        reference is compared between the two tools
     --all               every supported (model, parameters, property) of the QVBS
                         dtmc/mdp PRISM models with at most --max-states states
                         (by the QVBS count), instead of the curated list below
@@ -475,19 +480,22 @@ FILTER_RE = re.compile(r"^\s*filter\s*\(\s*(\w+)\s*,(.*),\s*(\"init\"|init|true)
 
 
 def storm_worker(args) -> None:
+    """Build the model once and check each property on it: one JSON line per property
+    (with its name when the properties came as --props-json)."""
     t0 = time.monotonic()
     import stormpy
     from stormpy import environments
 
     t_import = time.monotonic() - t0
-    text = args.prop
-    fop = None
-    m = FILTER_RE.match(text)
-    if m:
-        fop, text = m.group(1), m.group(2).strip()
+    named = json.loads(args.props_json) if args.props_json else [{"name": None, "formula": args.prop}]
+    texts, fops = [], []
+    for p in named:
+        m = FILTER_RE.match(p["formula"])
+        fops.append(m.group(1) if m else None)
+        texts.append(m.group(2).strip() if m else p["formula"])
     t1 = time.monotonic()
     program = stormpy.parse_prism_program(args.model)
-    props = stormpy.parse_properties("\n".join(args.prop_const + [text]), program)
+    props = stormpy.parse_properties("\n".join(args.prop_const + [t + ";" for t in texts]), program)
     if args.const:
         program, props = stormpy.instantiate_constants(program, args.const, props)
     t_parse = time.monotonic() - t1
@@ -503,9 +511,18 @@ def storm_worker(args) -> None:
             solver.precision = prec
             solver.relative_termination_criterion = not args.absolute
     t_build = time.monotonic() - t2
-    t3 = time.monotonic()
-    res = stormpy.model_checking(model, props[0], only_initial_states=True, environment=env)
-    t_check = time.monotonic() - t3
+    for p, prop, fop in zip(named, props, fops):
+        t3 = time.monotonic()
+        res = stormpy.model_checking(model, prop, only_initial_states=True, environment=env)
+        t_check = time.monotonic() - t3
+        out = storm_result(model, res, fop, args)
+        out["name"] = p["name"]
+        out["seconds"] = {"import": t_import, "parse": t_parse, "build": t_build, "check": t_check}
+        print(json.dumps(out), flush=True)
+
+
+def storm_result(model, res, fop, args) -> dict:
+    """One property's result at the initial states, aggregated by its filter."""
     inits = list(model.initial_states)
     vals, lows, ups = [], [], []
     qualitative = res.is_qualitative() if callable(res.is_qualitative) else bool(res.is_qualitative)
@@ -554,7 +571,7 @@ def storm_worker(args) -> None:
         return f, (s if args.mode == "exact" else None)
 
     value, exact = num(agg(vals))
-    out = {
+    return {
         "tool": "storm",
         "mode": args.mode,
         "value": value,
@@ -568,11 +585,9 @@ def storm_worker(args) -> None:
         "states": model.nr_states,
         "transitions": model.nr_transitions,
         "choices": model.nr_choices if hasattr(model, "nr_choices") else None,
-        "seconds": {"import": t_import, "parse": t_parse, "build": t_build, "check": t_check},
         "precision": args.precision,
         "relative": not args.absolute,
     }
-    print(json.dumps(out), flush=True)
 
 
 # ---------------------------------------------------------------------------
@@ -606,14 +621,15 @@ def alea_command(alea, inst, bdir, opts, exact):
 
 
 def run_pair(inst, bdir, opts, exact):
-    """The baseline and the new alea in turn, B A B A ...: each one's runs and the
-    ratios A/B pair by pair (the machine's drift cancels in each pair)."""
+    """The baseline and the new alea in turn, B A A B B A ...: each one's runs and the
+    ratios A/B pair by pair (the machine's drift cancels in each pair, and each side
+    runs first as often as the other, because the second of two runs is often slower)."""
     timeout = opts.exact_timeout if exact else opts.timeout
     commands = {side: alea_command(path, inst, bdir, opts, exact)
                 for side, path in (("baseline", opts.alea_baseline), ("alea", opts.alea))}
     runs = {"baseline": [], "alea": []}
-    for _ in range(max(1, opts.runs)):
-        for side in ("baseline", "alea"):
+    for i in range(max(1, opts.runs)):
+        for side in (("baseline", "alea") if i % 2 == 0 else ("alea", "baseline")):
             runs[side].append(run_measured(commands[side], timeout, opts.mem_limit_gb))
     out = {}
     for side, rs in runs.items():
@@ -672,6 +688,7 @@ def repeat(cmd, opts, timeout, tool, name=None):
         "walls": [r["wall"] for r in runs],
         "rss_mb": max(r["rss_mb"] for r in runs),
         "result": result,
+        "objects": last_json_objects(last["stdout"]),
         "error": None if ok else (last["stderr"].strip()[-600:] or last["stdout"].strip()[-600:]),
     }
 
@@ -771,6 +788,144 @@ def compare_one(inst, bdir, opts):
             e["agrees"] = exact_agrees(r.get("exact"), r.get("infinite"), ref, opts.ref_tolerance)
         row["alea_exact"] = e
     return row
+
+
+# ---------------------------------------------------------------------------
+# Every property of an instance, in one process per tool
+# ---------------------------------------------------------------------------
+
+NO_REFERENCE = "no reference result in index.json"
+
+
+def every_property(cat: list[dict], inst: dict) -> dict:
+    """The parameter set of `inst` with every property of it that both tools read: a
+    `P>=1` query as its numeric variant where QVBS gives its truth, the properties
+    without a reference compared between the two tools instead."""
+    same = [c for c in cat if c["model"] == inst["model"] and c["params"] == inst["params"]
+            and c["prism"] == inst["prism"] and c["excluded"] in (None, NO_REFERENCE)]
+    consts, prop_consts = {}, []
+    for c in same:
+        for kv in filter(None, c.get("const", "").split(",")):
+            k, v = kv.split("=", 1)
+            consts[k] = v
+        prop_consts += [pc for pc in c.get("prop_consts", []) if pc not in prop_consts]
+    return {
+        "model": inst["model"], "type": inst["type"], "params": inst["params"],
+        "prism": inst["prism"], "states_qvbs": inst["states_qvbs"],
+        "const": ",".join(f"{k}={v}" for k, v in consts.items()),
+        "prop_consts": prop_consts,
+        "properties": [{"name": c["property"], "formula": c["formula"], "reference": c["reference"]}
+                       for c in same],
+    }
+
+
+def group_commands(group, bdir, opts, exact):
+    model = os.path.join(bdir, group["prism"])
+    text = "\n".join(group["prop_consts"] + [f'"{p["name"]}": {p["formula"]};' for p in group["properties"]])
+    alea = [opts.alea, "check", model, "--prop", text, "--json"]
+    alea += ["--exact"] if exact else ["--precision", str(opts.precision)]
+    storm = [opts.storm_python, os.path.abspath(__file__), "--storm-worker", "--model", model,
+             "--props-json", json.dumps([{"name": p["name"], "formula": p["formula"]} for p in group["properties"]]),
+             "--mode", "exact" if exact else "sound", "--precision", str(opts.precision)]
+    storm += [a for c in group["prop_consts"] for a in ("--prop-const", c)]
+    if opts.absolute:
+        storm.append("--absolute")
+    if group["const"]:
+        alea += ["--const", group["const"]]
+        storm += ["--const", group["const"]]
+    return alea, storm
+
+
+def storm_tolerance(r, opts):
+    """Storm's guarantee for a sound-mode value: its own bounds where it gives them,
+    else the relative (or absolute) precision."""
+    v = r.get("value")
+    if not isinstance(v, float):
+        return 0.0
+    bound = 0.0
+    if r.get("lower") is not None and r.get("upper") is not None:
+        bound = max(v - r["lower"], r["upper"] - v, 0.0)
+    return max(bound, opts.precision * (abs(v) if not opts.absolute else 1.0))
+
+
+def consistent(a, s, opts, exact):
+    """Do two results of one property without a reference agree: the same truth value,
+    the same fraction, or intervals that meet."""
+    if a is None or s is None:
+        return None
+    if a.get("infinite") or s.get("infinite"):
+        return bool(a.get("infinite")) == bool(s.get("infinite"))
+    av, sv = a.get("value"), s.get("value")
+    if isinstance(av, bool) or isinstance(sv, bool):
+        return av == sv
+    if exact:
+        return a.get("exact") is not None and s.get("exact") is not None and \
+            Fraction(a["exact"]) == Fraction(s["exact"])
+    if av is None or sv is None:
+        return False
+    return abs(av - sv) <= (a.get("error_bound") or 0.0) + storm_tolerance(s, opts) + 1e-15 * abs(sv)
+
+
+def compare_group(group, bdir, opts):
+    """Each tool once per mode on every property of the group; each property's value
+    checked against the reference, or against the other tool where there is none."""
+    row = {k: group[k] for k in ("model", "type", "params", "const", "states_qvbs")}
+    row["properties"] = [p["name"] for p in group["properties"]]
+    for exact in (False, True):
+        if (exact and opts.no_exact) or (not exact and opts.no_sound):
+            continue
+        alea_cmd, storm_cmd = group_commands(group, bdir, opts, exact)
+        timeout = opts.exact_timeout if exact else opts.timeout
+        a = repeat(alea_cmd, opts, timeout, "alea")
+        s = repeat(storm_cmd, opts, timeout, "storm") if not opts.alea_only else None
+        agree = {}
+        for p in group["properties"]:
+            ar = next((o for o in a["objects"] if o.get("name") == p["name"]), None) if a["status"] == "ok" else None
+            sr = next((o for o in s["objects"] if o.get("name") == p["name"]), None) \
+                if s and s["status"] == "ok" else None
+            ref = p["reference"]
+            if ref is not None and ar is not None:
+                ok = (exact_agrees(ar.get("exact"), ar.get("infinite"), ref, opts.ref_tolerance) if exact else
+                      agrees(ar.get("value"), ar.get("infinite"), ar.get("error_bound") or 0.0, ref,
+                             opts.ref_tolerance))
+                if ok is None and ref["bool"] is not None:
+                    ok = ar.get("value") == ref["bool"]
+            else:
+                ok = consistent(ar, sr, opts, exact)
+            agree[p["name"]] = ok
+        key = "exact" if exact else "sound"
+        row["alea_" + key], row["storm_" + key], row["agree_" + key] = a, s, agree
+    return row
+
+
+def markdown_groups(rows, opts) -> str:
+    head = ["model", "parameters", "states", "properties"]
+    for key in ("sound", "exact"):
+        if (key == "exact" and opts.no_exact) or (key == "sound" and opts.no_sound):
+            continue
+        pre = "exact " if key == "exact" else ""
+        head += [f"alea {pre}s", f"Storm {'exact' if key == 'exact' else 'sound'} s", f"{pre}ratio",
+                 f"alea {pre}MB", f"Storm {pre}MB", f"{pre}agree"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        a = row.get("alea_sound") or row.get("alea_exact")
+        states = a["objects"][0].get("states") if a and a["objects"] else row["states_qvbs"]
+        cells = [row["model"], row["params"], str(states or "–"), ", ".join(row["properties"])]
+        for key in ("sound", "exact"):
+            if ("alea_" + key) not in row:
+                continue
+            a, s, agree = row["alea_" + key], row["storm_" + key], row["agree_" + key]
+            known = [v for v in agree.values() if v is not None]
+            cells += [cell_time(a), cell_time(s), ratio(a, s), cell_mb(a), cell_mb(s),
+                      f"{sum(1 for v in known if v)}/{len(agree)}" + (" ✗" if False in known else "")]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(f"Times: wall seconds of the whole process (parsing, building once, checking every "
+                 f"property), median of {opts.runs} runs; ratio = alea / Storm; MB = peak resident set "
+                 f"size; agree = properties whose alea value is consistent with the reference (or, "
+                 f"without one, with Storm's). Precision {opts.precision} "
+                 f"({'absolute' if opts.absolute else 'relative'} for Storm).")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------
@@ -936,12 +1091,15 @@ def main(argv=None):
     ap.add_argument("--no-sound", action="store_true", help="exact mode only")
     ap.add_argument("--all", action="store_true", help="the whole supported catalogue, not the curated list")
     ap.add_argument("--max-states", type=int, default=5_000_000, help="with --all: the QVBS state count limit")
+    ap.add_argument("--every-property", action="store_true",
+                    help="per curated parameter set, every property of it in one process per tool")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--catalogue", metavar="FILE")
     # hidden: the Storm worker
     ap.add_argument("--storm-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--model", help=argparse.SUPPRESS)
     ap.add_argument("--prop", help=argparse.SUPPRESS)
+    ap.add_argument("--props-json", help=argparse.SUPPRESS)
     ap.add_argument("--prop-const", action="append", default=[], help=argparse.SUPPRESS)
     ap.add_argument("--const", default="", help=argparse.SUPPRESS)
     ap.add_argument("--mode", choices=("sound", "exact"), default="sound", help=argparse.SUPPRESS)
@@ -972,6 +1130,41 @@ def main(argv=None):
     if opts.models:
         wanted = set(opts.models.split(","))
         chosen = [c for c in chosen if c["model"] in wanted]
+    if opts.every_property:
+        if opts.alea_baseline:
+            ap.error("--every-property compares with Storm; it does not pair with --alea-baseline")
+        groups, seen = [], set()
+        for c in chosen:
+            if (c["model"], c["params"]) not in seen:
+                seen.add((c["model"], c["params"]))
+                groups.append(every_property(cat, c))
+        if opts.list:
+            for g in groups:
+                print(f"{g['model']:22} {g['params']:40} {', '.join(p['name'] for p in g['properties'])}")
+            return 0
+        if not opts.alea:
+            ap.error("--alea PATH is required")
+        rows = []
+        for i, g in enumerate(groups):
+            print(f"[{i + 1}/{len(groups)}] {g['model']} {g['params']} "
+                  f"({len(g['properties'])} properties)", file=sys.stderr, flush=True)
+            row = compare_group(g, bdir, opts)
+            rows.append(row)
+            for key in ("sound", "exact"):
+                for tool in ("alea", "storm"):
+                    r = row.get(f"{tool}_{key}")
+                    if r:
+                        print(f"    {tool} {key:6} {r['status']:8} {r['wall']:8.2f}s {r['rss_mb']:8.0f}MB",
+                              file=sys.stderr, flush=True)
+                if f"agree_{key}" in row:
+                    print(f"    agree {key}: {row['agree_' + key]}", file=sys.stderr, flush=True)
+            if opts.out:
+                with open(opts.out, "w", encoding="utf-8") as fh:
+                    json.dump(rows, fh, indent=1)
+        if opts.markdown:
+            print(markdown_groups(rows, opts))
+        return 1 if any(v is False for r in rows for k in ("agree_sound", "agree_exact")
+                        for v in r.get(k, {}).values()) else 0
     if opts.list:
         for c in chosen:
             print(f"{c['model']:22} {c['params']:40} {c['property']:22} states={c['states_qvbs']}  {c['formula']}")

@@ -69,6 +69,17 @@ pub struct CheckArgs {
     /// above 1.
     #[arg(long, default_value_t = 1e-9, value_name = "E", value_parser = parse_precision)]
     precision: f64,
+    /// In an mdp, only fair strategies count (PRISM's -fair): those that take every
+    /// choice of a state they visit infinitely often infinitely often. It raises the
+    /// least probability of an unbounded until or eventually (and lowers the greatest of
+    /// G, W and R) where a strategy could avoid the target only by an unfair loop.
+    #[arg(long)]
+    fair: bool,
+    /// The probabilities are weights: each state's (in a dtmc, all its commands' together)
+    /// or each choice's (in an mdp) are divided by their sum, and need only be at least 0
+    /// (PRISM's -noprobchecks, under which PRISM divides a dtmc's rows by their sums).
+    #[arg(long)]
+    weights: bool,
     /// One JSON object per property: property, name, value, infinite, exact,
     /// error_bound, states, transitions, choices, deadlocks, seconds (build, check);
     /// with --cluster also cluster (processes, workers, peak_bytes of each process,
@@ -232,6 +243,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
         precision: args.precision,
         max_states: args.max_states,
         prune: args.at.is_none() && args.strategy.is_none(),
+        fair: args.fair,
+        weights: args.weights,
         // The command line stops with its process.
         stop: Default::default(),
     };
@@ -418,6 +431,12 @@ fn run_cluster(
     }
     if args.at.is_some() {
         return Err(refuse("--at"));
+    }
+    if args.fair {
+        return Err(refuse("--fair"));
+    }
+    if args.weights {
+        return Err(refuse("--weights"));
     }
     if args.strategy.is_some() {
         return Err(refuse("--strategy"));

@@ -85,9 +85,12 @@ fn grouped() -> BTreeMap<(String, String), Vec<Case>> {
     groups
 }
 
-fn check_group(model: &str, constants: &str, props: &[Case], exact: bool) {
+fn check_group(model: &str, constants: &str, props: &[Case], exact: bool, options: &[&str]) {
     let mut cmd = alea();
-    cmd.arg("check").arg(models_dir().join(model)).arg("--json");
+    cmd.arg("check")
+        .arg(models_dir().join(model))
+        .arg("--json")
+        .args(options);
     if exact {
         cmd.arg("--exact");
     }
@@ -131,14 +134,23 @@ fn check_group(model: &str, constants: &str, props: &[Case], exact: bool) {
 #[test]
 fn every_expected_answer_exactly() {
     for ((model, constants), props) in grouped() {
-        check_group(&model, &constants, &props, true);
+        check_group(&model, &constants, &props, true, &[]);
+    }
+}
+
+/// Probabilities that add up to 1 are weights whose sums are 1 (in a dtmc's state, the
+/// number of its commands, as it divides among them): `--weights` changes no answer.
+#[test]
+fn every_expected_answer_with_probabilities_read_as_weights() {
+    for ((model, constants), props) in grouped() {
+        check_group(&model, &constants, &props, true, &["--weights"]);
     }
 }
 
 #[test]
 fn every_expected_answer_within_its_certified_bound() {
     for ((model, constants), props) in grouped() {
-        check_group(&model, &constants, &props, false);
+        check_group(&model, &constants, &props, false, &[]);
     }
 }
 
@@ -553,6 +565,133 @@ fn exact_checks_decide_on_exact_values() {
 
 /// Values with no rational form: `1/0` is infinity in both arithmetics (as PRISM's
 /// exact mode has it), and `--json` keeps the sign of minus infinity.
+/// Under `--fair` the loop that puts off the roll for ever no longer counts: the least
+/// chance to win is that of a roll, 1/2, not 0, and the greatest chance never to finish
+/// is 0, not 1. The greatest chance to win does not change.
+#[test]
+fn fair_strategies_must_roll() {
+    let model = models_dir().join("retry.prism");
+    let props = [
+        "Pmin=? [ F \"won\" ]",
+        "Pmax=? [ G !\"over\" ]",
+        "P>=1/2 [ F \"won\" ]",
+        "Pmax=? [ F \"won\" ]",
+    ];
+    for (fair, want) in [
+        (false, ["0/1", "1/1", "false", "1/2"]),
+        (true, ["1/2", "0/1", "true", "1/2"]),
+    ] {
+        for exact in [false, true] {
+            let mut cmd = alea();
+            cmd.arg("check").arg(&model).arg("--json");
+            for p in props {
+                cmd.arg(format!("--prop={p}"));
+            }
+            if fair {
+                cmd.arg("--fair");
+            }
+            if exact {
+                cmd.arg("--exact");
+            }
+            let lines = json_lines(&run(&mut cmd));
+            for (line, want) in lines.iter().zip(want) {
+                let got = match (&line["holds"], &line["exact"]) {
+                    (serde_json::Value::Bool(b), _) => b.to_string(),
+                    (_, serde_json::Value::String(q)) => q.clone(),
+                    _ => {
+                        let v = line["value"].as_f64().unwrap();
+                        let q: f64 = match want.split_once('/') {
+                            Some((a, b)) => a.parse::<f64>().unwrap() / b.parse::<f64>().unwrap(),
+                            None => want.parse().unwrap(),
+                        };
+                        assert!(
+                            (v - q).abs() <= line["error_bound"].as_f64().unwrap(),
+                            "{line}"
+                        );
+                        want.to_string()
+                    }
+                };
+                assert_eq!(got, want, "fair {fair}, exact {exact}: {line}");
+            }
+        }
+    }
+    let out = alea()
+        .arg("check")
+        .arg(&model)
+        .args(["--prop=Pmin=? [ F \"won\" ]", "--fair", "--cluster"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--fair"));
+}
+
+/// `--weights`: each state's weights divided by their sum, a synchronised action weighing
+/// the product of its modules' weights and its transition reward counting with its share
+/// (the answers worked out in the model's comment); a negative weight, and weights that
+/// add up to 0, are errors naming the state.
+#[test]
+fn weights_are_divided_by_their_sums() {
+    let model = models_dir().join("weights.prism");
+    let props = [
+        ("P=? [ X x=1 ]", "1/7"),
+        ("P=? [ F x=2 ]", "4/7"),
+        ("P=? [ F x=3 ]", "2/7"),
+        ("R{\"cost\"}=? [ C<=5 ]", "39/7"),
+    ];
+    for exact in [false, true] {
+        let mut cmd = alea();
+        cmd.arg("check").arg(&model).args(["--json", "--weights"]);
+        for (p, _) in props {
+            cmd.arg(format!("--prop={p}"));
+        }
+        if exact {
+            cmd.arg("--exact");
+        }
+        let lines = json_lines(&run(&mut cmd));
+        for (line, (_, want)) in lines.iter().zip(props) {
+            if exact {
+                assert_eq!(line["exact"], want, "{line}");
+            } else {
+                let v = line["value"].as_f64().unwrap();
+                let bound = line["error_bound"].as_f64().unwrap();
+                assert!((v - approx(want)).abs() <= bound + 1e-15, "{line}");
+            }
+        }
+    }
+    // Without --weights the same file is refused.
+    let out = alea().arg("check").arg(&model).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not between 0 and 1"));
+
+    let dir = tempfile::tempdir().unwrap();
+    for (body, message) in [
+        ("[] x=0 -> -1 : (x'=1) + 2 : true;", "this weight is -1"),
+        ("[] x=0 -> 0 : (x'=1);", "add up to 0"),
+    ] {
+        let path = dir.path().join("bad.prism");
+        std::fs::write(
+            &path,
+            format!("dtmc\nmodule m\n  x : [0..1];\n  {body}\nendmodule\n"),
+        )
+        .unwrap();
+        for exact in [false, true] {
+            let mut cmd = alea();
+            cmd.arg("check").arg(&path).arg("--weights");
+            if exact {
+                cmd.arg("--exact");
+            }
+            let out = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(
+                stderr.contains(message) && stderr.contains("x=0"),
+                "{stderr}"
+            );
+            assert!(stderr.contains("bad.prism:4:"), "{stderr}");
+        }
+    }
+}
+
 #[test]
 fn infinite_quotients_keep_their_sign() {
     let model = models_dir().join("decimals.prism");

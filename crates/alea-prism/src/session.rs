@@ -532,6 +532,10 @@ pub struct Settings {
     /// Leave the properties' targets unexpanded: their values need no successor. Off
     /// when states beyond the targets are asked for (a state's value, a strategy).
     pub prune: bool,
+    /// In an mdp, only fair strategies count ([`check::Settings::fair`]).
+    pub fair: bool,
+    /// The probabilities are weights, divided by their sums ([`explore::Options::weights`]).
+    pub weights: bool,
     /// Raised, it stops a check part way (a deadline, Ctrl-C).
     pub stop: Stop,
 }
@@ -596,6 +600,7 @@ impl Run {
         let settings = check::Settings {
             exact: self.settings.exact,
             precision: self.settings.precision,
+            fair: self.settings.fair,
             stop: self.settings.stop.clone(),
         };
         let program = &session.program;
@@ -681,6 +686,7 @@ fn explore_model(
         progress: Some(&report),
         absorbing,
         stop: Some(&settings.stop),
+        weights: settings.weights,
     };
     let explored = explore::explore(&session.program, &options);
     progress.explore_finished();
@@ -997,6 +1003,8 @@ mod tests {
             precision: 1e-9,
             max_states: 1000,
             prune,
+            fair: false,
+            weights: false,
             stop: Stop::default(),
         }
     }

@@ -226,6 +226,11 @@ fn quantified(m: &Model, path: &Path, every: bool, prefix: &mut Vec<usize>) -> b
 
 /// Checks `property` on `m` exactly and in `f64`: the exact value, and the `f64` one.
 fn check(m: &Model, property: &str) -> (Number, Number, Option<bool>) {
+    check_as(m, property, false)
+}
+
+/// [`check`], counting only the fair strategies of an mdp when `fair`.
+fn check_as(m: &Model, property: &str, fair: bool) -> (Number, Number, Option<bool>) {
     let run = |exact: bool| {
         let mut loading = Loading::parse(Source::new("<model>", m.text())).unwrap();
         loading
@@ -241,6 +246,8 @@ fn check(m: &Model, property: &str) -> (Number, Number, Option<bool>) {
             precision: 1e-12,
             max_states: 1000,
             prune: false,
+            fair,
+            weights: false,
             stop: Stop::default(),
         };
         let mut run = Run::explore(Arc::clone(&session), settings, &Quiet).unwrap();
@@ -477,6 +484,117 @@ proptest! {
                 (got, want) => prop_assert!(false, "{} on\n{}: {:?} against {:?}", property, m.text(), got, want),
             }
         }
+    }
+}
+
+/// The probability of `a U b` from each state of a chain (`p[s][t]` from `s` to `t`),
+/// from its linear equations solved exactly by elimination; 0 where `b` cannot be reached
+/// through `a`.
+fn until_in_chain(p: &[Vec<Exact>], a: &[bool], b: &[bool]) -> Vec<Exact> {
+    let n = p.len();
+    let mut reach = b.to_vec();
+    loop {
+        let grown: Vec<bool> = (0..n)
+            .map(|s| reach[s] || a[s] && (0..n).any(|t| reach[t] && !p[s][t].is_zero()))
+            .collect();
+        if grown == reach {
+            break;
+        }
+        reach = grown;
+    }
+    let open: Vec<usize> = (0..n).filter(|&s| reach[s] && !b[s]).collect();
+    // (I - P restricted to `open`) x = P into `b`, as an augmented matrix.
+    let mut rows: Vec<Vec<Exact>> = open
+        .iter()
+        .map(|&s| {
+            let mut row: Vec<Exact> = open
+                .iter()
+                .map(|&t| if s == t { Exact::one() } else { Exact::zero() } - &p[s][t])
+                .collect();
+            row.push((0..n).filter(|&t| b[t]).map(|t| p[s][t].clone()).sum());
+            row
+        })
+        .collect();
+    let k = open.len();
+    for c in 0..k {
+        let pivot = (c..k)
+            .find(|&r| !rows[r][c].is_zero())
+            .expect("the equations have one solution");
+        rows.swap(c, pivot);
+        let lead = rows[c][c].clone();
+        rows[c].iter_mut().for_each(|x| *x = &*x / &lead);
+        let pivot_row = rows[c].clone();
+        for (r, row) in rows.iter_mut().enumerate() {
+            if r != c && !row[c].is_zero() {
+                let f = row[c].clone();
+                for (x, y) in row.iter_mut().zip(&pivot_row).skip(c) {
+                    *x -= &f * y;
+                }
+            }
+        }
+    }
+    let mut x: Vec<Exact> = b
+        .iter()
+        .map(|&t| if t { Exact::one() } else { Exact::zero() })
+        .collect();
+    for (i, &s) in open.iter().enumerate() {
+        x[s] = rows[i][k].clone();
+    }
+    x
+}
+
+/// The chain of memoryless strategy `m` (one choice per state) in model `of`, where each
+/// state takes the strategy's choice with probability `1 - e` and otherwise one of all its
+/// choices uniformly: every choice keeps a positive probability, so the strategy is fair.
+fn nearly(of: &Model, m: &Model, e: &Exact) -> Vec<Vec<Exact>> {
+    let n = of.choices.len();
+    let quarter = Exact::new(1.into(), 4.into());
+    let mut p = vec![vec![Exact::zero(); n]; n];
+    for ((row, all), picked) in p.iter_mut().zip(&of.choices).zip(&m.choices) {
+        let share = e / Exact::from_integer(all.len().into());
+        for (c, weight) in std::iter::once((&picked[0], Exact::one() - e))
+            .chain(all.iter().map(|c| (c, share.clone())))
+        {
+            for &(t, k) in c {
+                row[t] += &weight * &quarter * Exact::from_integer(k.into());
+            }
+        }
+    }
+    p
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Under fairness, the least probability of `a U b` and the greatest of `G a`
+    /// against every memoryless strategy made fair by taking each choice with a small
+    /// probability `e`: the fair optimum is the limit of the best of those as `e` goes to
+    /// 0, and no fair strategy beats it. The greatest probability of an until does not
+    /// change.
+    #[test]
+    fn fair_strategies_match_nearly_deterministic_ones(m in model()) {
+        prop_assume!(m.is_mdp());
+        let e = Exact::new(1.into(), 1_000_000.into());
+        let n = m.choices.len();
+        let chains: Vec<Vec<Vec<Exact>>> = strategies(&m).iter().map(|c| nearly(&m, c, &e)).collect();
+        let to_f64 = |q: &Exact| num_traits::ToPrimitive::to_f64(q).unwrap();
+        let least = chains
+            .iter()
+            .map(|p| to_f64(&until_in_chain(p, &m.a, &m.b)[0]))
+            .fold(f64::INFINITY, f64::min);
+        let not_a: Vec<bool> = m.a.iter().map(|&x| !x).collect();
+        let most_globally = chains
+            .iter()
+            .map(|p| 1.0 - to_f64(&until_in_chain(p, &vec![true; n], &not_a)[0]))
+            .fold(f64::NEG_INFINITY, f64::max);
+        for (property, want) in [("Pmin=? [ \"a\" U \"b\" ]", least), ("Pmax=? [ G \"a\" ]", most_globally)] {
+            let (exact, float, _) = check_as(&m, property, true);
+            let Number::Exact(Some(q)) = &exact else { panic!("{exact:?}") };
+            prop_assert!((to_f64(q) - want).abs() < 1e-3, "{} on\n{}: {} against {}", property, m.text(), q, want);
+            prop_assert!(within(&exact, &float), "{} on\n{}: {:?}", property, m.text(), float);
+        }
+        let max = "Pmax=? [ \"a\" U \"b\" ]";
+        prop_assert_eq!(check_as(&m, max, true).0, check(&m, max).0);
     }
 }
 

@@ -121,7 +121,7 @@ struct Outcome {
 /// each answer `(PrismAnswer, fields, at)`, `fields` a dict of the fields of the command
 /// line's `--json` and `at` the report of the state asked for (or None).
 #[pyfunction]
-#[pyo3(signature = (model_name, model, properties, constants, exact, precision, at, max_states, prune))]
+#[pyo3(signature = (model_name, model, properties, constants, exact, precision, at, max_states, prune, fair, weights))]
 #[allow(clippy::too_many_arguments)]
 fn prism_check<'py>(
     py: Python<'py>,
@@ -134,6 +134,8 @@ fn prism_check<'py>(
     at: Option<String>,
     max_states: usize,
     prune: bool,
+    fair: bool,
+    weights: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     if !(precision > 0.0 && precision < 1.0) {
         return Err(PyValueError::new_err(format!(
@@ -170,6 +172,8 @@ fn prism_check<'py>(
             max_states,
             // A state asked for may lie beyond a target.
             prune: prune && at.is_none(),
+            fair,
+            weights,
             stop: stop.clone(),
         };
         let mut run = Run::explore(Arc::clone(&session), settings, &Quiet)?;

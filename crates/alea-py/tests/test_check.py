@@ -182,6 +182,32 @@ def test_bound_queries(cli, tmp_path) -> None:
         assert [r.holds for r in results] == [True, True, False, False, True, False]
 
 
+def test_fair_strategies(cli) -> None:
+    """``fair=True`` is ``--fair``: the least chance to win a game that a strategy could
+    put off for ever is that of the roll the fair strategies must take."""
+    path = MODELS / "retry.prism"
+    props = ['Pmin=? [ F "won" ]', 'Pmax=? [ G !"over" ]']
+    for fair, want in [(False, [0, 1]), (True, [Fraction(1, 2), 0])]:
+        args = ["check", str(path), "--json", "--exact"] + [a for p in props for a in ("--prop", p)]
+        lines = cli.json(*args, *(["--fair"] if fair else []))
+        results = alea.check(path, props, exact=True, fair=fair)
+        same_as_cli(results, lines)
+        assert [r.exact for r in results] == want
+
+
+def test_weights(cli) -> None:
+    """``weights=True`` is ``--weights``: each state's weights divided by their sum."""
+    path = MODELS / "weights.prism"
+    props = ["P=? [ F x=2 ]", 'R{"cost"}=? [ C<=5 ]']
+    lines = cli.json("check", str(path), "--json", "--exact", "--weights",
+                     *[a for p in props for a in ("--prop", p)])
+    results = alea.check(path, props, exact=True, weights=True)
+    same_as_cli(results, lines)
+    assert [r.exact for r in results] == [Fraction(4, 7), Fraction(39, 7)]
+    with pytest.raises(alea.InputError, match="not between 0 and 1"):
+        alea.check(path, props)
+
+
 # --- the forms of the arguments --------------------------------------------------------
 
 

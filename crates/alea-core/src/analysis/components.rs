@@ -38,6 +38,34 @@ pub(crate) fn components_within(m: &Form, within: &[bool]) -> Components {
     components(m.states(), roots, range, entry)
 }
 
+/// The bottom components of `m`: the strongly connected components that no choice of
+/// theirs leaves, each sorted. In a chain, where the walk ends up; in a decision process,
+/// where a strategy that takes every choice of a state it keeps visiting stays forever.
+pub(crate) fn bottom_components(m: &Form) -> Vec<Vec<u32>> {
+    let n = m.states();
+    let comps = components_within(m, &vec![true; n]);
+    let mut comp_of = vec![0u32; n];
+    for k in 0..comps.count() {
+        for &s in comps.get(k) {
+            comp_of[s as usize] = k as u32;
+        }
+    }
+    let all_of = |s: u32| &m.to[m.row[m.choices[s as usize]]..m.row[m.choices[s as usize + 1]]];
+    (0..comps.count())
+        .filter(|&k| {
+            comps
+                .get(k)
+                .iter()
+                .all(|&s| all_of(s).iter().all(|&t| comp_of[t as usize] == k as u32))
+        })
+        .map(|k| {
+            let mut b = comps.get(k).to_vec();
+            b.sort_unstable();
+            b
+        })
+        .collect()
+}
+
 const UNSEEN: u32 = u32::MAX;
 /// An entry that names no successor.
 pub(crate) const SKIP: u32 = u32::MAX;

@@ -42,7 +42,7 @@
 use super::interval::MAX_SWEEPS;
 use super::{checked, reach_reward, reach_reward_exact, until, until_exact};
 use super::{Answer, Context, ExactAnswer, Goal};
-use crate::analysis::components::components_within;
+use crate::analysis::components::bottom_components;
 use crate::analysis::graph::{EndComponents, Graph, NONE};
 use crate::error::{Error, Result};
 use crate::form::{ExactProbs, ExactRewards, Form, Rewards};
@@ -133,32 +133,6 @@ fn sub_chain(m: &Form, members: &[u32], pick: &[usize]) -> Form {
 fn picked<T: Value>(m: &Form, members: &[u32], pick: &[usize], rew: &[T]) -> (Form, Vec<T>) {
     let rewards = pick.iter().map(|&c| rew[c].clone()).collect();
     (sub_chain(m, members, pick), rewards)
-}
-
-/// The bottom strongly connected components of a chain, each sorted.
-fn bottoms(f: &Form) -> Vec<Vec<u32>> {
-    let n = f.states();
-    let comps = components_within(f, &vec![true; n]);
-    let mut comp_of = vec![0u32; n];
-    for k in 0..comps.count() {
-        for &s in comps.get(k) {
-            comp_of[s as usize] = k as u32;
-        }
-    }
-    (0..comps.count())
-        .filter(|&k| {
-            comps.get(k).iter().all(|&s| {
-                f.to[f.transitions_of(f.choices[s as usize])]
-                    .iter()
-                    .all(|&t| comp_of[t as usize] == k as u32)
-            })
-        })
-        .map(|k| {
-            let mut b = comps.get(k).to_vec();
-            b.sort_unstable();
-            b
-        })
-        .collect()
 }
 
 /// Bottom component `b` of chain `f` cut open at its first state `r`: its states
@@ -353,7 +327,7 @@ fn gain(
 fn elsewhere(f: &Form, class: &[u32]) -> Vec<bool> {
     let g = Graph::new(f);
     let mut seed = vec![false; f.states()];
-    for b in bottoms(f) {
+    for b in bottom_components(f) {
         if b != class {
             b.iter().for_each(|&s| seed[s as usize] = true);
         }
@@ -385,7 +359,7 @@ fn gain_exact(
         // The strategy's best bottom component and its gain.
         let (mut f, mut frew) = picked(m, members, &pick, rew);
         let mut top: Option<(Exact, Vec<u32>)> = None;
-        for b in bottoms(&f) {
+        for b in bottom_components(&f) {
             let a = renewal_exact(&f, &b, &frew, cx)?;
             if top.as_ref().is_none_or(|(t, _)| goal.better(&a, t)) {
                 top = Some((a, b));
@@ -979,7 +953,7 @@ mod tests {
                         assert_eq!(got, want);
                         // The strategy's chain attains the gain from every member.
                         let (f, frew) = picked(&m, members, &pick, &rew);
-                        let ends = bottoms(&f);
+                        let ends = bottom_components(&f);
                         assert_eq!(ends.len(), 1, "one bottom component");
                         assert_eq!(renewal_exact(&f, &ends[0], &frew, &cx).unwrap(), want);
                     }

@@ -263,6 +263,30 @@ pub fn until(m: &Form, goal: Goal, stay: &[bool], target: &[bool], cx: &Context)
     certified(&g, &setup, &[], cx)
 }
 
+/// Where the complement of `stay U target` is settled when only fair strategies count:
+/// the states outside both `stay` and `target`, and those of each bottom component of
+/// all choices that lies inside `stay` and outside `target`.
+///
+/// A fair strategy (PRISM's `-fair`) takes every choice of a state it visits infinitely
+/// often infinitely often, so with probability 1 it ends in a component that no choice
+/// leaves: one inside `stay` without `target` avoids `target` for ever, every other set
+/// of states is left. So the least probability of `stay U target` over the fair
+/// strategies is one minus the greatest probability of `!target U fair_escape(...)`;
+/// the greatest probability of reaching a set is the same over the fair strategies as
+/// over all.
+pub fn fair_escape(m: &Form, stay: &[bool], target: &[bool]) -> Vec<bool> {
+    assert!(stay.len() == m.states() && target.len() == m.states());
+    let mut out: Vec<bool> = (0..m.states()).map(|s| !stay[s] && !target[s]).collect();
+    for b in crate::analysis::components::bottom_components(m) {
+        if b.iter().all(|&s| stay[s as usize] && !target[s as usize]) {
+            for s in b {
+                out[s as usize] = true;
+            }
+        }
+    }
+    out
+}
+
 /// The certified answer of a question set up on `g`, `rew` each choice's reward.
 fn certified(g: &Graph, setup: &setup::Setup, rew: &[f64], cx: &Context) -> Result<Answer> {
     let job = interval::Job {

@@ -31,6 +31,11 @@ pub struct Settings {
     pub exact: bool,
     /// The largest error allowed in `f64`: absolute, relative for values above 1.
     pub precision: f64,
+    /// In an mdp, only the fair strategies count, as under PRISM's `-fair`: those that
+    /// take every choice of a state they visit infinitely often infinitely often. It
+    /// changes the least probability of an unbounded until or eventually (and so the
+    /// greatest of `G`, `W` and `R`); bounded paths, rewards and `A`/`E` are unchanged.
+    pub fair: bool,
     /// Raised, it stops a check part way (a deadline, Ctrl-C).
     pub stop: Stop,
 }
@@ -936,7 +941,14 @@ impl Evaluator<'_> {
                 // The path under a negation optimises the other way.
                 let g = goal.unwrap_or(Goal::Max);
                 let g = if lowered.negated { g.opposite() } else { g };
-                let values = paths::probability(explored, g, &lowered.path, settings.exact, &cx)?;
+                let values = paths::probability(
+                    explored,
+                    g,
+                    &lowered.path,
+                    settings.exact,
+                    settings.fair,
+                    &cx,
+                )?;
                 let values = if lowered.negated {
                     paths::complement(values)
                 } else {

@@ -144,12 +144,15 @@ pub(super) fn lower(
 }
 
 /// The probability of a lowered path (before any negation) in every state: exactly, or
-/// certified in `f64`.
+/// certified in `f64`. With `fair`, the least probability of an unbounded until is over
+/// the fair strategies only: one minus the greatest probability of its complement,
+/// settled where [`solve::fair_escape`] says.
 pub(super) fn probability(
     explored: &Explored,
     goal: Goal,
     path: &Lowered,
     exact: bool,
+    fair: bool,
     cx: &Context,
 ) -> Result<StateValues> {
     let m = &explored.form;
@@ -175,6 +178,15 @@ pub(super) fn probability(
         } => {
             // From step `from` on: the until over the rest of the window.
             let rest = match (to, exact) {
+                (None, _) if fair && goal == Goal::Min => {
+                    let escape = solve::fair_escape(m, stay, target);
+                    let avoid: Vec<bool> = target.iter().map(|&t| !t).collect();
+                    complement(if exact {
+                        StateValues::Exact(solve::until_exact(m, Goal::Max, &avoid, &escape, cx)?)
+                    } else {
+                        StateValues::Float(solve::until(m, Goal::Max, &avoid, &escape, cx)?)
+                    })
+                }
                 (None, false) => StateValues::Float(solve::until(m, goal, stay, target, cx)?),
                 (None, true) => StateValues::Exact(solve::until_exact(m, goal, stay, target, cx)?),
                 (Some(to), false) => {

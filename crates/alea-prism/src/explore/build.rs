@@ -399,37 +399,51 @@ impl CModel {
                 .sum::<usize>()
     }
 
-    /// For a state whose values are in `vals`, the number of enabled command choices: the
-    /// unlabelled ones, then for each action the number of its synchronised combinations
-    /// (what a Markov chain's merged choice divides among).
-    pub fn enabled_counts(
+    /// The command choices enabled in the state `vals`, grouped as a Markov chain merges
+    /// them: all the unlabelled ones (`None`), then each action with the modules that
+    /// take part in it, each group with its weight, the sum over its combinations of
+    /// commands of the product of their `weight`s (with a weight of 1 per command, the
+    /// number of combinations).
+    pub fn enabled_weights<W>(
         &self,
         vals: &[i64],
         stack: &mut Vec<i64>,
-        out: &mut Vec<(Option<u32>, u64)>,
-    ) -> Result<(), Fault> {
+        weight: &mut impl FnMut(u32, &[i64], &mut Vec<i64>) -> Result<W, Fault>,
+        out: &mut Vec<(Option<u32>, W)>,
+    ) -> Result<(), Fault>
+    where
+        W: num_traits::Zero + num_traits::One + Clone,
+    {
         out.clear();
-        let mut n = 0;
+        let mut any = false;
+        let mut total = W::zero();
         for d in &self.unlabelled {
             for &c in d.get(vals) {
-                n += self.commands[c as usize].guard.eval_bool(vals, stack)? as u64;
+                if self.commands[c as usize].guard.eval_bool(vals, stack)? {
+                    total = total + weight(c, vals, stack)?;
+                    any = true;
+                }
             }
         }
-        if n > 0 {
-            out.push((None, n));
+        if any {
+            out.push((None, total));
         }
         'actions: for (a, action) in self.actions.iter().enumerate() {
             let modules = &action.modules;
-            let mut product = 1u64;
+            let mut product = W::one();
             for cmds in modules {
-                let mut k = 0;
+                let mut sum = W::zero();
+                let mut enabled = false;
                 for &c in cmds.get(vals) {
-                    k += self.commands[c as usize].guard.eval_bool(vals, stack)? as u64;
+                    if self.commands[c as usize].guard.eval_bool(vals, stack)? {
+                        sum = sum + weight(c, vals, stack)?;
+                        enabled = true;
+                    }
                 }
-                if k == 0 {
+                if !enabled {
                     continue 'actions;
                 }
-                product = product.saturating_mul(k);
+                product = product * sum;
             }
             if !modules.is_empty() {
                 out.push((Some(a as u32), product));
@@ -531,6 +545,11 @@ pub(crate) struct Explorer<'a> {
     program: &'a Program,
     model: &'a CModel,
     mdp: bool,
+    /// Probabilities are weights, each choice's divided by their sum
+    /// ([`super::Options::weights`]).
+    weights: bool,
+    /// The command evaluated last.
+    evaluated: u32,
     store: Store,
     interner: Option<Interner>,
     limit: usize,
@@ -574,6 +593,7 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
     let initial = super::init::initial_states(program, &model.layout)?;
     let limit = options.max_states.min(u32::MAX as usize);
     let mut ex = Explorer::new(program, &model, interner, limit);
+    ex.weights = options.weights;
     let absorbing = options.absorbing.map(|e| compile(e, Ty::Bool, model.vars));
     let mut initial_ids = Vec::new();
     for state in initial.chunks_exact(words) {
@@ -656,6 +676,8 @@ impl<'a> Explorer<'a> {
             program,
             model,
             mdp: program.kind == ModelType::Mdp,
+            weights: false,
+            evaluated: 0,
             store: Store::new(&model.layout),
             interner,
             limit,
@@ -751,14 +773,60 @@ impl Explorer<'_> {
             let mut start = 0;
             for i in 0..self.cuts.len() {
                 let (end, action) = self.cuts[i];
+                if self.weights {
+                    self.weigh(start, end as usize)?;
+                }
                 self.emit(start, end as usize, 1);
                 self.row.push(self.to.len());
                 self.actions.push(action);
                 start = end as usize;
             }
+        } else if self.weights {
+            self.weigh(0, self.trans.len())?;
+            self.emit(0, self.trans.len(), 1);
+            self.row.push(self.to.len());
         } else {
             self.emit(0, self.trans.len(), self.subchoices);
             self.row.push(self.to.len());
+        }
+        Ok(())
+    }
+
+    /// Divides the transitions `start..end` of one choice (a Markov chain's all merged)
+    /// by their sum, as weights; a sum of 0 is an error.
+    fn weigh(&mut self, start: usize, end: usize) -> Result<(), ExploreError> {
+        let trans = &mut self.trans[start..end];
+        let zero = match &mut self.interner {
+            Some(int) => {
+                let total = trans
+                    .iter()
+                    .skip(1)
+                    .fold(trans.first().map(|t| t.2), |sum, t| {
+                        sum.map(|sum| int.add(sum, t.2))
+                    });
+                match total {
+                    Some(total) if !num_traits::Zero::is_zero(&int.values[total as usize]) => {
+                        for t in trans.iter_mut() {
+                            t.2 = int.ratio(t.2, total);
+                            t.1 = int.approx[t.2 as usize];
+                        }
+                        false
+                    }
+                    _ => true,
+                }
+            }
+            None => {
+                let total: f64 = trans.iter().map(|t| t.1).sum();
+                trans.iter_mut().for_each(|t| t.1 /= total);
+                total <= 0.0 || !total.is_finite()
+            }
+        };
+        if zero {
+            // The last command evaluated is one enabled here.
+            return Err(self.error(
+                self.model.commands[self.evaluated as usize].span,
+                "the weights of a choice add up to 0 (or overflow): nothing to divide by",
+            ));
         }
         Ok(())
     }
@@ -843,6 +911,7 @@ impl Explorer<'_> {
     /// Evaluates the updates of the enabled command `c` in the current state: their
     /// probabilities (checked) and the bits they write, as branches.
     fn evaluate(&mut self, c: u32) -> Result<(), ExploreError> {
+        self.evaluated = c;
         let cmd = &self.model.commands[c as usize];
         let words = self.model.layout.words;
         let mut sum = 0.0;
@@ -885,7 +954,22 @@ impl Explorer<'_> {
                     (p, 0)
                 }
             };
-            if !cmd.checked {
+            if self.weights {
+                let bad = match &self.interner {
+                    Some(int) => int.is_negative(id),
+                    None => !(p >= 0.0 && p.is_finite()),
+                };
+                if bad {
+                    let shown = match &self.interner {
+                        Some(int) => int.values[id as usize].to_string(),
+                        None => p.to_string(),
+                    };
+                    return Err(self.error(
+                        upd.prob_span,
+                        format_args!("this weight is {shown}, not a number at least 0"),
+                    ));
+                }
+            } else if !cmd.checked {
                 let bad = match &self.interner {
                     Some(int) => {
                         let q = &int.values[id as usize];
@@ -946,7 +1030,7 @@ impl Explorer<'_> {
                 exact: id,
             });
         }
-        if !cmd.checked {
+        if !cmd.checked && !self.weights {
             let (ok, shown) = match (&self.interner, xsum) {
                 (Some(int), Some(t)) => {
                     let q = &int.values[t as usize];

@@ -22,6 +22,7 @@ pub(crate) struct Interner {
     mul: FxHashMap<(u32, u32), u32>,
     add: FxHashMap<(u32, u32), u32>,
     div: FxHashMap<(u32, u32), u32>,
+    ratio: FxHashMap<(u32, u32), u32>,
     /// The id of 1.
     pub one: u32,
 }
@@ -35,6 +36,7 @@ impl Interner {
             mul: FxHashMap::default(),
             add: FxHashMap::default(),
             div: FxHashMap::default(),
+            ratio: FxHashMap::default(),
             one: 0,
         };
         interner.one = interner.intern(Exact::one());
@@ -88,6 +90,19 @@ impl Interner {
         }
         let id = self.intern(&self.values[a as usize] / Exact::from_integer(BigInt::from(k)));
         self.div.insert((a, k), id);
+        id
+    }
+
+    /// `a / b` for `b` not 0.
+    pub fn ratio(&mut self, a: u32, b: u32) -> u32 {
+        if b == self.one {
+            return a;
+        }
+        if let Some(&id) = self.ratio.get(&(a, b)) {
+            return id;
+        }
+        let id = self.intern(&self.values[a as usize] / &self.values[b as usize]);
+        self.ratio.insert((a, b), id);
         id
     }
 

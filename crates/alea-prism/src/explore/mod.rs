@@ -77,6 +77,12 @@ pub struct Options<'a> {
     pub absorbing: Option<&'a Ex>,
     /// Raised, it stops the exploration with [`ExploreError::Stopped`].
     pub stop: Option<&'a alea_core::Stop>,
+    /// The probabilities are weights: each choice's (a Markov chain's state has one, its
+    /// commands merged) are divided by their sum, and are not checked to lie in [0, 1]
+    /// or to add up to 1, only to be at least 0 (PRISM's `-noprobchecks`, under which
+    /// PRISM divides a dtmc's rows by their sums). A command's transition rewards in a
+    /// Markov chain then count with the share of its weight in the state's.
+    pub weights: bool,
 }
 
 impl Default for Options<'_> {
@@ -87,6 +93,7 @@ impl Default for Options<'_> {
             progress: None,
             absorbing: None,
             stop: None,
+            weights: false,
         }
     }
 }
@@ -96,6 +103,7 @@ impl fmt::Debug for Options<'_> {
         f.debug_struct("Options")
             .field("exact", &self.exact)
             .field("max_states", &self.max_states)
+            .field("weights", &self.weights)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -144,6 +152,8 @@ pub struct Explored {
     /// form (not counting scratch space).
     pub peak_bytes: usize,
     kind: ModelType,
+    /// Explored with [`Options::weights`].
+    weights: bool,
     /// The action of each choice of an MDP; empty for a DTMC.
     actions: ActionList,
     layout: Layout,
@@ -162,6 +172,7 @@ pub fn explore(program: &Program, options: &Options) -> Result<Explored, Explore
         peak_bytes: built.peak_bytes,
         form: built.form,
         kind: program.kind,
+        weights: options.weights,
         actions: built.actions,
         layout: built.layout,
         arena: built.arena,
@@ -239,14 +250,17 @@ fn fault_in(state: String, f: Fault) -> Error {
 }
 
 /// Compiled reward items of one structure.
+/// An expression for exact evaluation, and its value when constant.
+type ExactEx = (Ex, Option<Exact>);
+
 struct Items {
     state: Vec<(Code, Code, Span)>,
     /// Transition items: the action (`None` for `[]`), guard, value.
     trans: Vec<(Option<u32>, Code, Code, Span)>,
     /// The items' values, for exact evaluation: the expression, and its value when
     /// constant.
-    state_ex: Vec<(Ex, Option<Exact>)>,
-    trans_ex: Vec<(Ex, Option<Exact>)>,
+    state_ex: Vec<ExactEx>,
+    trans_ex: Vec<ExactEx>,
 }
 
 impl Explored {
@@ -428,6 +442,28 @@ impl Explored {
             None
         };
         let mut counts = Vec::new();
+        // Under weights, each command's: the sum of its updates' probabilities (their
+        // code, expression and constant value), and each group of choices' weight.
+        let probs: Vec<Vec<(Code, ExactEx)>> = match &model {
+            Some(_) if self.weights => program
+                .modules
+                .iter()
+                .flat_map(|m| &m.commands)
+                .map(|cmd| {
+                    cmd.updates
+                        .iter()
+                        .map(|u| {
+                            let constant = is_constant(&u.prob)
+                                .then(|| crate::eval::eval_exact(&u.prob, &[]).ok())
+                                .flatten();
+                            (compile(&u.prob, Ty::Real, n), (u.prob.clone(), constant))
+                        })
+                        .collect()
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut shares = Vec::new();
         // Per action slot (0 for `[]`, `a + 1` for `a`), the reward of the current state.
         let mut by_action = vec![S::zero(); program.actions.len() + 1];
         let mut touched: Vec<usize> = Vec::new();
@@ -490,9 +526,35 @@ impl Explored {
                         sums.choice(by_action[slot].clone());
                     }
                 }
+                Some(model) if self.weights => {
+                    // Each group's reward counts with its share of the state's weight.
+                    let mut weight = |c: u32, vals: &[i64], stack: &mut Vec<i64>| {
+                        let mut w = S::zero();
+                        for (code, ex) in &probs[c as usize] {
+                            S::add(&mut w, &sums.value(code, ex, vals, stack)?);
+                        }
+                        Ok(w)
+                    };
+                    model
+                        .enabled_weights(&vals, &mut stack, &mut weight, &mut shares)
+                        .map_err(fail)?;
+                    let mut total = S::zero();
+                    let mut reward = S::zero();
+                    for (a, w) in &shares {
+                        let slot = a.map_or(0, |a| a as usize + 1);
+                        S::add(&mut reward, &(by_action[slot].clone() * w.clone()));
+                        S::add(&mut total, w);
+                    }
+                    // Exploration already refused a total of 0.
+                    sums.choice(if total.is_zero() {
+                        total
+                    } else {
+                        reward / total
+                    });
+                }
                 Some(model) => {
                     model
-                        .enabled_counts(&vals, &mut stack, &mut counts)
+                        .enabled_weights(&vals, &mut stack, &mut |_, _, _| Ok(1u64), &mut counts)
                         .map_err(fail)?;
                     let k: u64 = counts.iter().map(|c| c.1).sum();
                     let mut total = S::zero();
@@ -540,7 +602,7 @@ impl RewardValue for Exact {
 
 /// Rewards gathered in `f64` or in rationals.
 trait Sums {
-    type V: Clone + RewardValue;
+    type V: Clone + RewardValue + num_traits::Num;
     fn zero() -> Self::V;
     fn add(a: &mut Self::V, b: &Self::V);
     /// `a * num / den`.
@@ -550,7 +612,7 @@ trait Sums {
     fn value(
         &mut self,
         code: &Code,
-        ex: &(Ex, Option<Exact>),
+        ex: &ExactEx,
         vals: &[i64],
         stack: &mut Vec<i64>,
     ) -> Result<Self::V, Fault>;
@@ -609,7 +671,7 @@ impl Sums for ExactSums<'_> {
     fn value(
         &mut self,
         _: &Code,
-        ex: &(Ex, Option<Exact>),
+        ex: &ExactEx,
         vals: &[i64],
         _: &mut Vec<i64>,
     ) -> Result<Exact, Fault> {

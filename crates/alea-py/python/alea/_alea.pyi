@@ -153,4 +153,6 @@ def prism_check(
     at: str | None,
     max_states: int,
     prune: bool,
+    fair: bool,
+    weights: bool,
 ) -> tuple[dict, list[tuple[PrismAnswer, dict, dict | None]]]: ...

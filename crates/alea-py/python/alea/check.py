@@ -447,6 +447,8 @@ def check(
     at: State | None = None,
     max_states: int = 100_000_000,
     prune: bool = True,
+    fair: bool = False,
+    weights: bool = False,
 ) -> ModelSize: ...
 
 
@@ -461,6 +463,8 @@ def check(
     at: State | None = None,
     max_states: int = 100_000_000,
     prune: bool = True,
+    fair: bool = False,
+    weights: bool = False,
 ) -> list[PropertyResult]: ...
 
 
@@ -474,6 +478,8 @@ def check(
     at: State | None = None,
     max_states: int = 100_000_000,
     prune: bool = True,
+    fair: bool = False,
+    weights: bool = False,
 ) -> list[PropertyResult] | ModelSize:
     """Checks the properties of a model in the PRISM language (dtmc or mdp), as
     ``alea check`` does.
@@ -508,6 +514,12 @@ def check(
     values then cover the states explored. ``prune=False`` (or ``at``) explores every
     reachable state, as ``alea check --strategy`` does.
 
+    ``fair=True`` counts only the fair strategies of an mdp, as ``alea check --fair``
+    (PRISM's ``-fair``): those that take every choice of a state they visit infinitely
+    often infinitely often. ``weights=True`` reads the probabilities as weights, as
+    ``alea check --weights``: each state's (in a dtmc) or each choice's (in an mdp)
+    divided by their sum.
+
     Exploring and checking run without holding the interpreter; Ctrl-C interrupts.
 
     Raises :class:`~alea.InputError` for a model, property or constant that cannot be
@@ -535,6 +547,8 @@ def check(
         None if at is None else _state_text(at, "at"),
         min(int(max_states), 2**63 - 1),
         flag("prune", prune),
+        flag("fair", fair),
+        flag("weights", weights),
     )
     if not answers:
         return ModelSize(

@@ -498,6 +498,8 @@ def storm_worker(args) -> None:
     props = stormpy.parse_properties("\n".join(args.prop_const + [t + ";" for t in texts]), program)
     if args.const:
         program, props = stormpy.instantiate_constants(program, args.const, props)
+    if len(props) != len(named):
+        raise SystemExit(f"Storm read {len(props)} properties where {len(named)} were given")
     t_parse = time.monotonic() - t1
     t2 = time.monotonic()
     if args.mode == "exact":
@@ -848,16 +850,25 @@ def storm_tolerance(r, opts):
     return max(bound, opts.precision * (abs(v) if not opts.absolute else 1.0))
 
 
+def truth(r):
+    """A true/false result: alea's `holds`, or Storm's Boolean value."""
+    if r is None:
+        return None
+    if isinstance(r.get("holds"), bool):
+        return r["holds"]
+    return r["value"] if isinstance(r.get("value"), bool) else None
+
+
 def consistent(a, s, opts, exact):
     """Do two results of one property without a reference agree: the same truth value,
     the same fraction, or intervals that meet."""
     if a is None or s is None:
         return None
+    if truth(a) is not None or truth(s) is not None:
+        return truth(a) == truth(s)
     if a.get("infinite") or s.get("infinite"):
         return bool(a.get("infinite")) == bool(s.get("infinite"))
     av, sv = a.get("value"), s.get("value")
-    if isinstance(av, bool) or isinstance(sv, bool):
-        return av == sv
     if exact:
         return a.get("exact") is not None and s.get("exact") is not None and \
             Fraction(a["exact"]) == Fraction(s["exact"])
@@ -884,12 +895,15 @@ def compare_group(group, bdir, opts):
             sr = next((o for o in s["objects"] if o.get("name") == p["name"]), None) \
                 if s and s["status"] == "ok" else None
             ref = p["reference"]
-            if ref is not None and ar is not None:
+            if ar is None:
+                # No answer: a time limit is not a disagreement, anything else is.
+                ok = None if a["status"] == "timeout" else False
+            elif ref is not None and ref["bool"] is not None:
+                ok = truth(ar) == ref["bool"]
+            elif ref is not None:
                 ok = (exact_agrees(ar.get("exact"), ar.get("infinite"), ref, opts.ref_tolerance) if exact else
                       agrees(ar.get("value"), ar.get("infinite"), ar.get("error_bound") or 0.0, ref,
                              opts.ref_tolerance))
-                if ok is None and ref["bool"] is not None:
-                    ok = ar.get("value") == ref["bool"]
             else:
                 ok = consistent(ar, sr, opts, exact)
             agree[p["name"]] = ok
@@ -1131,8 +1145,8 @@ def main(argv=None):
         wanted = set(opts.models.split(","))
         chosen = [c for c in chosen if c["model"] in wanted]
     if opts.every_property:
-        if opts.alea_baseline:
-            ap.error("--every-property compares with Storm; it does not pair with --alea-baseline")
+        if opts.alea_baseline or opts.storm_only:
+            ap.error("--every-property runs both tools; it takes neither --alea-baseline nor --storm-only")
         groups, seen = [], set()
         for c in chosen:
             if (c["model"], c["params"]) not in seen:

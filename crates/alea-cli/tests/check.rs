@@ -563,8 +563,6 @@ fn exact_checks_decide_on_exact_values() {
     }
 }
 
-/// Values with no rational form: `1/0` is infinity in both arithmetics (as PRISM's
-/// exact mode has it), and `--json` keeps the sign of minus infinity.
 /// Under `--fair` the loop that puts off the roll for ever no longer counts: the least
 /// chance to win is that of a roll, 1/2, not 0, and the greatest chance never to finish
 /// is 0, not 1. The greatest chance to win does not change.
@@ -594,6 +592,7 @@ fn fair_strategies_must_roll() {
                 cmd.arg("--exact");
             }
             let lines = json_lines(&run(&mut cmd));
+            assert_eq!(lines.len(), props.len());
             for (line, want) in lines.iter().zip(want) {
                 let got = match (&line["holds"], &line["exact"]) {
                     (serde_json::Value::Bool(b), _) => b.to_string(),
@@ -615,6 +614,16 @@ fn fair_strategies_must_roll() {
             }
         }
     }
+    // A fair strategy that attains 1/2 must roll now and then: randomised, so
+    // --strategy writes no line for it (and one for the greatest expected steps).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("strategy.jsonl");
+    run(alea()
+        .arg("check")
+        .arg(&model)
+        .args(["--prop=Pmin=? [ F \"won\" ]", "--fair", "--strategy"])
+        .arg(&file));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "");
     let out = alea()
         .arg("check")
         .arg(&model)
@@ -663,7 +672,44 @@ fn weights_are_divided_by_their_sums() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not between 0 and 1"));
 
+    // A synchronised action with a command of weight 0 weighs 0: no transition, no
+    // share of the reward.
     let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&model).unwrap().replace(
+        "[roll] x=0 -> 2 : (x'=2) + 1 : (x'=3);",
+        "[roll] x=0 -> 0 : (x'=2);",
+    );
+    let zero = dir.path().join("zero.prism");
+    std::fs::write(&zero, text).unwrap();
+    // An mdp's choices are divided each by its own sum.
+    let choices = dir.path().join("choices.prism");
+    std::fs::write(
+        &choices,
+        "mdp\nmodule m\n  x : [0..2];\n  [a] x=0 -> 3 : (x'=1) + 1 : (x'=2);\n  [b] x=0 -> 2 : (x'=2);\nendmodule\n",
+    )
+    .unwrap();
+    for (path, props) in [
+        (
+            &zero,
+            [("P=? [ X x=1 ]", "1/1"), ("R{\"cost\"}=? [ C<=5 ]", "3/1")],
+        ),
+        (
+            &choices,
+            [("Pmax=? [ F x=1 ]", "3/4"), ("Pmin=? [ F x=1 ]", "0/1")],
+        ),
+    ] {
+        let mut cmd = alea();
+        cmd.arg("check")
+            .arg(path)
+            .args(["--json", "--weights", "--exact"]);
+        for (p, _) in props {
+            cmd.arg(format!("--prop={p}"));
+        }
+        let lines = json_lines(&run(&mut cmd));
+        let got: Vec<&str> = lines.iter().map(|l| l["exact"].as_str().unwrap()).collect();
+        assert_eq!(got, props.map(|p| p.1), "{path:?}");
+    }
+
     for (body, message) in [
         ("[] x=0 -> -1 : (x'=1) + 2 : true;", "this weight is -1"),
         ("[] x=0 -> 0 : (x'=1);", "add up to 0"),
@@ -692,6 +738,8 @@ fn weights_are_divided_by_their_sums() {
     }
 }
 
+/// Values with no rational form: `1/0` is infinity in both arithmetics (as PRISM's
+/// exact mode has it), and `--json` keeps the sign of minus infinity.
 #[test]
 fn infinite_quotients_keep_their_sign() {
     let model = models_dir().join("decimals.prism");

@@ -660,6 +660,7 @@ impl Run {
             id,
             model: used,
             checked,
+            fair: self.settings.fair,
             seconds: checking.elapsed(),
         })
     }
@@ -809,6 +810,8 @@ pub struct Answer {
     pub id: PropertyId,
     pub model: Arc<Explored>,
     pub checked: Checked,
+    /// Checked counting only fair strategies ([`Settings::fair`]).
+    pub fair: bool,
     /// How long the check took.
     pub seconds: Duration,
 }
@@ -842,6 +845,9 @@ pub enum NoStrategy {
     Filter,
     /// A step-bounded property's best choice depends on the steps left.
     Bounded,
+    /// Under fairness, a probability's best strategy may have to take every choice of a
+    /// loop now and then: it is randomised, not one choice per state.
+    Fair,
 }
 
 impl std::fmt::Display for NoStrategy {
@@ -854,6 +860,10 @@ impl std::fmt::Display for NoStrategy {
             NoStrategy::Bounded => {
                 "a step-bounded property's best choice depends on the steps left: no single \
                  choice per state"
+            }
+            NoStrategy::Fair => {
+                "under --fair a probability's best strategy takes every choice of a loop now \
+                 and then: it is randomised, with no single choice per state"
             }
         })
     }
@@ -918,6 +928,9 @@ impl Answer {
         if is_bounded(&self.property().property) {
             return Err(NoStrategy::Bounded);
         }
+        if self.fair && is_probability(&self.property().property) {
+            return Err(NoStrategy::Fair);
+        }
         match &self.checked.solved {
             None => Err(NoStrategy::Filter),
             Some(solved) => Ok(match &solved.values {
@@ -947,6 +960,18 @@ impl Answer {
     /// The one reachable state with the values given as `x=3,y=2`.
     pub fn find_state(&self, text: &str) -> Result<u32, Failure> {
         find_state(&self.session.program, &self.model, text)
+    }
+}
+
+/// Whether a property is a `P` query (under a filter too).
+pub fn is_probability(property: &ast::Expr) -> bool {
+    let ast::ExprKind::Operator(op) = &property.kind else {
+        return false;
+    };
+    match &**op {
+        ast::Operator::Query { op, .. } => matches!(op, ast::Query::Probability(_)),
+        ast::Operator::Quantified { .. } => false,
+        ast::Operator::Filter { property, .. } => is_probability(property),
     }
 }
 

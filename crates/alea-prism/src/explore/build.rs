@@ -954,39 +954,33 @@ impl Explorer<'_> {
                     (p, 0)
                 }
             };
-            if self.weights {
-                let bad = match &self.interner {
-                    Some(int) => int.is_negative(id),
-                    None => !(p >= 0.0 && p.is_finite()),
-                };
-                if bad {
-                    let shown = match &self.interner {
-                        Some(int) => int.values[id as usize].to_string(),
-                        None => p.to_string(),
-                    };
-                    return Err(self.error(
-                        upd.prob_span,
-                        format_args!("this weight is {shown}, not a number at least 0"),
-                    ));
-                }
-            } else if !cmd.checked {
-                let bad = match &self.interner {
-                    Some(int) => {
+            if self.weights || !cmd.checked {
+                let bad = match (&self.interner, self.weights) {
+                    (Some(int), true) => int.is_negative(id),
+                    (None, true) => !(p >= 0.0 && p.is_finite()),
+                    (Some(int), false) => {
                         let q = &int.values[id as usize];
                         int.is_negative(id) || *q > num_traits::One::one()
                     }
-                    None => !(0.0..=1.0 + SUM_TOLERANCE).contains(&p),
+                    (None, false) => !(0.0..=1.0 + SUM_TOLERANCE).contains(&p),
                 };
                 if bad {
                     let shown = match &self.interner {
                         Some(int) => int.values[id as usize].to_string(),
                         None => p.to_string(),
                     };
+                    let (what, range) = if self.weights {
+                        ("weight", "a number at least 0")
+                    } else {
+                        ("probability", "between 0 and 1")
+                    };
                     return Err(self.error(
                         upd.prob_span,
-                        format_args!("this probability is {shown}, not between 0 and 1"),
+                        format_args!("this {what} is {shown}, not {range}"),
                     ));
                 }
+            }
+            if !cmd.checked && !self.weights {
                 sum += p;
                 if let Some(int) = &mut self.interner {
                     xsum = Some(match xsum {
@@ -1140,49 +1134,57 @@ impl Explorer<'_> {
                 let e = self.enabled[self.pick[i] as usize];
                 self.bpick.push(e.start);
             }
-            // A command whose every branch has probability 0 would leave no branch; the
-            // sum check rules that out, so every range here is non-empty.
-            loop {
-                let mut p = 1.0;
-                let mut id = self.interner.as_ref().map_or(0, |i| i.one);
-                self.target.copy_from_slice(&self.cur);
-                for i in 0..g {
-                    let b = self.bpick[i] as usize;
-                    let br = self.branches[b];
-                    let upd = &self.model.commands[br.cmd as usize].updates[br.update as usize];
-                    if conflict {
-                        self.check_conflict(action, i, &upd.writes)?;
-                    }
-                    let bits = &self.bits[b * words..b * words + words];
-                    for ((t, m), b) in self.target.iter_mut().zip(upd.mask.iter()).zip(bits) {
-                        *t = (*t & !m) | b;
-                    }
-                    p *= br.prob;
-                    if let Some(int) = &mut self.interner {
-                        id = int.mul(id, br.exact);
-                    }
-                }
-                if let Some(int) = &self.interner {
-                    p = int.approx[id as usize];
-                }
-                let t = self.push_target();
-                self.trans.push((t, p, id));
-                // The next combination of branches, the last module's turning fastest.
-                let mut i = g;
-                let done = loop {
-                    if i == 0 {
-                        break true;
-                    }
-                    i -= 1;
+            // A command whose every branch has probability 0 leaves no branch: the sum
+            // check rules that out, but a weight of 0 is allowed; such a combination
+            // weighs 0, and has no transitions.
+            let empty = self.weights
+                && (0..g).any(|i| {
                     let e = self.enabled[self.pick[i] as usize];
-                    self.bpick[i] += 1;
-                    if self.bpick[i] < e.end {
-                        break false;
+                    e.start == e.end
+                });
+            if !empty {
+                loop {
+                    let mut p = 1.0;
+                    let mut id = self.interner.as_ref().map_or(0, |i| i.one);
+                    self.target.copy_from_slice(&self.cur);
+                    for i in 0..g {
+                        let b = self.bpick[i] as usize;
+                        let br = self.branches[b];
+                        let upd = &self.model.commands[br.cmd as usize].updates[br.update as usize];
+                        if conflict {
+                            self.check_conflict(action, i, &upd.writes)?;
+                        }
+                        let bits = &self.bits[b * words..b * words + words];
+                        for ((t, m), b) in self.target.iter_mut().zip(upd.mask.iter()).zip(bits) {
+                            *t = (*t & !m) | b;
+                        }
+                        p *= br.prob;
+                        if let Some(int) = &mut self.interner {
+                            id = int.mul(id, br.exact);
+                        }
                     }
-                    self.bpick[i] = e.start;
-                };
-                if done {
-                    break;
+                    if let Some(int) = &self.interner {
+                        p = int.approx[id as usize];
+                    }
+                    let t = self.push_target();
+                    self.trans.push((t, p, id));
+                    // The next combination of branches, the last module's turning fastest.
+                    let mut i = g;
+                    let done = loop {
+                        if i == 0 {
+                            break true;
+                        }
+                        i -= 1;
+                        let e = self.enabled[self.pick[i] as usize];
+                        self.bpick[i] += 1;
+                        if self.bpick[i] < e.end {
+                            break false;
+                        }
+                        self.bpick[i] = e.start;
+                    };
+                    if done {
+                        break;
+                    }
                 }
             }
             self.finish_choice(Some(action));

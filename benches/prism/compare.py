@@ -84,6 +84,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from fractions import Fraction
 
@@ -430,23 +431,26 @@ def run_measured(cmd: list[str], timeout: float, mem_limit_gb: float | None = No
             cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
             start_new_session=True, preexec_fn=limit if mem_limit_gb else None,
         )
-        timed_out = False
-        delay = 0.002
-        while True:
-            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() - start > timeout:
-                timed_out = True
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                pid, status, ru = os.wait4(proc.pid, 0)
-                break
-            time.sleep(delay)
-            delay = min(delay * 1.5, 0.05)
+        # A blocking wait, so that the wall time is the process's to the microsecond (a
+        # polling loop would round it up to its next look, tens of milliseconds); a
+        # timer kills the process group at the time limit.
+        timed_out = threading.Event()
+
+        def kill():
+            timed_out.set()
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            _, status, ru = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
         wall = time.monotonic() - start
+        timed_out = timed_out.is_set()
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)

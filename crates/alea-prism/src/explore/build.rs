@@ -798,12 +798,10 @@ impl Explorer<'_> {
         let trans = &mut self.trans[start..end];
         let zero = match &mut self.interner {
             Some(int) => {
-                let total = trans
-                    .iter()
-                    .skip(1)
-                    .fold(trans.first().map(|t| t.2), |sum, t| {
-                        sum.map(|sum| int.add(sum, t.2))
-                    });
+                let mut total = None;
+                for t in trans.iter() {
+                    total = Some(total.map_or(t.2, |sum| int.add(sum, t.2)));
+                }
                 match total {
                     Some(total) if !num_traits::Zero::is_zero(&int.values[total as usize]) => {
                         for t in trans.iter_mut() {

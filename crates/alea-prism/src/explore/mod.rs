@@ -224,10 +224,7 @@ fn items(program: &Program, n: usize, index: usize) -> Items {
     for item in &program.rewards[index].items {
         let guard = compile(&item.guard, Ty::Bool, n);
         let value = compile(&item.value, Ty::Real, n);
-        let constant = is_constant(&item.value)
-            .then(|| crate::eval::eval_exact(&item.value, &[]).ok())
-            .flatten();
-        let ex = (item.value.clone(), constant);
+        let ex = exact_ex(&item.value);
         match item.action {
             None => {
                 items.state.push((guard, value, item.span));
@@ -252,6 +249,14 @@ fn fault_in(state: String, f: Fault) -> Error {
 /// Compiled reward items of one structure.
 /// An expression for exact evaluation, and its value when constant.
 type ExactEx = (Ex, Option<Exact>);
+
+/// `e` for exact evaluation, with its value when it is a constant.
+fn exact_ex(e: &Ex) -> ExactEx {
+    let constant = is_constant(e)
+        .then(|| crate::eval::eval_exact(e, &[]).ok())
+        .flatten();
+    (e.clone(), constant)
+}
 
 struct Items {
     state: Vec<(Code, Code, Span)>,
@@ -452,12 +457,7 @@ impl Explored {
                 .map(|cmd| {
                     cmd.updates
                         .iter()
-                        .map(|u| {
-                            let constant = is_constant(&u.prob)
-                                .then(|| crate::eval::eval_exact(&u.prob, &[]).ok())
-                                .flatten();
-                            (compile(&u.prob, Ty::Real, n), (u.prob.clone(), constant))
-                        })
+                        .map(|u| (compile(&u.prob, Ty::Real, n), exact_ex(&u.prob)))
                         .collect()
                 })
                 .collect(),

@@ -56,6 +56,25 @@ impl Ex {
             ExKind::Call(_, args) => args.iter().find_map(|a| a.find(pred)),
         }
     }
+
+    /// Calls `f` on every node of the tree, in preorder, to change it in place.
+    pub fn visit_mut(&mut self, f: &mut impl FnMut(&mut Ex)) {
+        f(self);
+        match &mut self.kind {
+            ExKind::Value(_) | ExKind::Var(_) | ExKind::Initial | ExKind::Deadlock => {}
+            ExKind::Unary(_, a) | ExKind::Exactly(a) => a.visit_mut(f),
+            ExKind::Binary(_, a, b) => {
+                a.visit_mut(f);
+                b.visit_mut(f);
+            }
+            ExKind::Ite(c, a, b) => {
+                c.visit_mut(f);
+                a.visit_mut(f);
+                b.visit_mut(f);
+            }
+            ExKind::Call(_, args) => args.iter_mut().for_each(|a| a.visit_mut(f)),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -189,7 +189,9 @@ impl ExactCode {
     #[inline(never)]
     fn eval(&self, vals: &[i64]) -> Result<i64, Fault> {
         let n = self.vars.min(vals.len());
-        let mut cx = crate::eval::Context::new(&vals[..n]);
+        // Its real literals made faithful when it was compiled: decisions are tried on
+        // bounds in `f64` before exact values are worked out.
+        let mut cx = crate::eval::Context::new(&vals[..n]).with_faithful_reals();
         if let Some(&init) = vals.get(n) {
             cx = cx.with_initial(init != 0);
         }
@@ -659,11 +661,9 @@ fn decides_exactly(ex: &Ex) -> bool {
 /// `vars` is the number of variables (the label slots follow them).
 pub(crate) fn compile(ex: &Ex, want: Ty, vars: usize) -> Code {
     if decides_exactly(ex) {
-        return Code::Exact(Box::new(ExactCode {
-            ex: ex.clone(),
-            want,
-            vars,
-        }));
+        let mut ex = ex.clone();
+        crate::eval::faithful_reals(&mut ex);
+        return Code::Exact(Box::new(ExactCode { ex, want, vars }));
     }
     let mut c = Compiler {
         ops: Vec::new(),

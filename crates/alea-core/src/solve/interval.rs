@@ -974,8 +974,14 @@ impl Solver<'_> {
             1.0
         };
         let want = enough * self.tol / 4.0 * room;
+        // The widest scale whose bounds still meet the precision: where the guess's own
+        // floor is between the two (a reward's guess a little off, on wlan's cost), the
+        // bounds are tried there rather than refused.
+        let limit = 2.0 * want;
         let mut scale = if guessed.least <= want {
             want
+        } else if guessed.least < limit {
+            limit
         } else if self.strict || !guessed.least.is_finite() {
             // Certain to be refused: rounding alone moves the bounds more than the
             // precision leaves room for.
@@ -1005,7 +1011,7 @@ impl Solver<'_> {
                 verify.lo &= st.fell;
                 verify.hi &= st.rose;
                 if !verify.lo && !verify.hi {
-                    return if scale <= want {
+                    return if scale <= limit {
                         Held::Within
                     } else {
                         Held::Wider

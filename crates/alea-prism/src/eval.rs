@@ -137,6 +137,21 @@ pub fn faithful_reals(ex: &mut Ex) {
     });
 }
 
+/// `[lo, hi]` moved out by an ulp each way (covering the rounding of the operation that
+/// gave them), where both are finite.
+fn outward(lo: f64, hi: f64) -> Option<[f64; 2]> {
+    (lo.is_finite() && hi.is_finite()).then(|| [lo.next_down(), hi.next_up()])
+}
+
+/// Bounds on the four products (or quotients) of two intervals' ends: the least and the
+/// greatest of them, moved out.
+fn hull(ends: [f64; 4]) -> Option<[f64; 2]> {
+    outward(
+        ends.into_iter().fold(f64::INFINITY, f64::min),
+        ends.into_iter().fold(f64::NEG_INFINITY, f64::max),
+    )
+}
+
 /// A number on its way through a comparison.
 #[derive(Clone, Copy)]
 enum Num {
@@ -365,9 +380,6 @@ impl<'a> Context<'a> {
     /// function other than `min`, `max` and `pow`, values beyond 2^53 or not finite).
     fn bounds(&self, ex: &Ex) -> Option<[f64; 2]> {
         const EXACT_INTS: i64 = 1 << 53;
-        let out = |lo: f64, hi: f64| {
-            (lo.is_finite() && hi.is_finite()).then(|| [lo.next_down(), hi.next_up()])
-        };
         if ex.ty == Ty::Int {
             let i = self.int(ex).ok()?;
             return (-EXACT_INTS..=EXACT_INTS)
@@ -378,7 +390,7 @@ impl<'a> Context<'a> {
             ExKind::Value(Value::Real(Real {
                 approx,
                 exact: Some(_),
-            })) => out(*approx, *approx),
+            })) => outward(*approx, *approx),
             ExKind::Exactly(a) => self.bounds(a),
             ExKind::Unary(UnOp::Neg, a) => {
                 let [lo, hi] = self.bounds(a)?;
@@ -387,22 +399,10 @@ impl<'a> Context<'a> {
             ExKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
                 let ([a0, a1], [b0, b1]) = (self.bounds(a)?, self.bounds(b)?);
                 match op {
-                    BinOp::Add => out(a0 + b0, a1 + b1),
-                    BinOp::Sub => out(a0 - b1, a1 - b0),
-                    BinOp::Mul => {
-                        let p = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
-                        out(
-                            p.into_iter().fold(f64::INFINITY, f64::min),
-                            p.into_iter().fold(f64::NEG_INFINITY, f64::max),
-                        )
-                    }
-                    _ if b0 > 0.0 || b1 < 0.0 => {
-                        let q = [a0 / b0, a0 / b1, a1 / b0, a1 / b1];
-                        out(
-                            q.into_iter().fold(f64::INFINITY, f64::min),
-                            q.into_iter().fold(f64::NEG_INFINITY, f64::max),
-                        )
-                    }
+                    BinOp::Add => outward(a0 + b0, a1 + b1),
+                    BinOp::Sub => outward(a0 - b1, a1 - b0),
+                    BinOp::Mul => hull([a0 * b0, a0 * b1, a1 * b0, a1 * b1]),
+                    _ if b0 > 0.0 || b1 < 0.0 => hull([a0 / b0, a0 / b1, a1 / b0, a1 / b1]),
                     _ => None,
                 }
             }
@@ -432,11 +432,7 @@ impl<'a> Context<'a> {
                 let [lo, hi] = self.bounds(base)?;
                 let mut m = [1.0, 1.0];
                 for _ in 0..e {
-                    let p = [m[0] * lo, m[0] * hi, m[1] * lo, m[1] * hi];
-                    m = out(
-                        p.into_iter().fold(f64::INFINITY, f64::min),
-                        p.into_iter().fold(f64::NEG_INFINITY, f64::max),
-                    )?;
+                    m = hull([m[0] * lo, m[0] * hi, m[1] * lo, m[1] * hi])?;
                 }
                 Some(m)
             }

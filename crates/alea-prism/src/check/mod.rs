@@ -1071,7 +1071,16 @@ impl Evaluator<'_> {
                     _ => {
                         return Err(Error::new(
                             span,
-                            if name == "R" {
+                            if name == "R"
+                                && matches!(
+                                    path,
+                                    Path::Next { .. } | Path::Until { .. }
+                                )
+                            {
+                                // PRISM reads these as co-safe LTL: rewards until an
+                                // automaton over the path accepts.
+                                "R=? takes F phi (reach phi), C<=k (k steps), C (all steps), I=k (at step k) or S (in the long run); the reward of another path is a co-safe LTL reward, which is not supported yet"
+                            } else if name == "R" {
                                 "R=? takes F phi (reach phi), C<=k (k steps), C (all steps), I=k (at step k) or S (in the long run)"
                             } else {
                                 "T=? asks for the expected steps to reach a set: T=? [F phi]"

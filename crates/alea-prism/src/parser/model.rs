@@ -389,6 +389,14 @@ impl Parser<'_> {
         let start = self.token().span.start;
         let prob = if self.at_assignments() {
             None
+        } else if self.peek() == Tok::LBracket {
+            // PRISM reads `[lo, hi] : ...` as an interval of probabilities, which makes
+            // the model an interval chain or decision process: a model class of its own.
+            return Err(Error::new(
+                self.token().span,
+                "an interval of probabilities `[lo, hi]` makes an interval Markov chain or \
+                 decision process, which is not supported: give each update one probability",
+            ));
         } else {
             let p = self.expr()?;
             if self.peek() != Tok::Colon {

@@ -394,6 +394,20 @@ impl Parser<'_> {
     fn close_bracket(&mut self, open: Span) -> Result<Span> {
         match self.peek() {
             Tok::RBracket => Ok(self.bump().span),
+            Tok::And | Tok::Or | Tok::Implies | Tok::Iff => {
+                // PRISM reads `[ F a | F b ]` as LTL: say so rather than only that the
+                // `]` is missing.
+                let t = self.token();
+                Err(Error::new(
+                    t.span,
+                    format!(
+                        "`{}` here combines paths: a boolean combination of paths is LTL, \
+                         which is not supported yet (a path takes F, G, X, U, W or R over \
+                         state formulas)",
+                        self.slice(t.span)
+                    ),
+                ))
+            }
             _ => {
                 let line = self.line(open.start);
                 Err(self.expected(format_args!(
@@ -519,7 +533,8 @@ impl Parser<'_> {
                 return Err(Error::new(
                     left.span,
                     format!(
-                        "a path needs a temporal operator here, such as `F {}`",
+                        "a path needs a temporal operator here, such as `F {}` (a state \
+                         formula alone as a path is LTL, which is not supported yet)",
                         super::shorten(self.slice(left.span))
                     ),
                 ));

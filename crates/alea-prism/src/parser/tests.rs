@@ -704,6 +704,19 @@ fn model_errors_say_what_and_where() {
     );
     assert_eq!(err_at(p, "observables x endobservables").0, 1);
     assert_eq!(
+        err_at(
+            p,
+            "module M x : [0..1]; [] true -> [0.2, 0.3] : (x'=1); endmodule"
+        ),
+        (
+            1,
+            33,
+            "an interval of probabilities `[lo, hi]` makes an interval Markov chain or \
+             decision process, which is not supported: give each update one probability"
+                .into()
+        )
+    );
+    assert_eq!(
         err_at(p, "module M x : [0..1]; [] true -> (x=1); endmodule"),
         (
             1,
@@ -1116,7 +1129,19 @@ fn property_errors_say_what_and_where() {
         (
             1,
             7,
-            "a path needs a temporal operator here, such as `F x=1`".into()
+            "a path needs a temporal operator here, such as `F x=1` (a state formula alone \
+             as a path is LTL, which is not supported yet)"
+                .into()
+        )
+    );
+    assert_eq!(
+        err_at(p, "P=? [ (F a) | (G b) ]"),
+        (
+            1,
+            13,
+            "`|` here combines paths: a boolean combination of paths is LTL, which is not \
+             supported yet (a path takes F, G, X, U, W or R over state formulas)"
+                .into()
         )
     );
     assert_eq!(

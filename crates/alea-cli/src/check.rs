@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value as Json};
 
 use alea_core::{decimal, fraction};
 use alea_prism::ast::ModelType;
-use alea_prism::check::Number;
+use alea_prism::check::{Item, Number};
 use alea_prism::session::{
     self, Answer, ChoiceReport, Kind, Loading, Progress, Run, Settings, Sizes, Source, Val,
 };
@@ -282,7 +282,20 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
             check: answer.seconds,
             cluster: None,
         };
-        write_answer(args, named, checked, &shown, at_report.as_ref(), out)?;
+        let state = |s: u32| {
+            (
+                explored.describe(answer.program(), s),
+                valuation_json(&answer, s),
+            )
+        };
+        write_answer(
+            args,
+            named,
+            checked,
+            &shown,
+            (at_report.as_ref(), &state),
+            out,
+        )?;
         out.flush()?;
         // A bounded property's best choice depends on the steps left: no single choice
         // per state to write.
@@ -311,13 +324,17 @@ struct Shown {
     cluster: Option<(usize, usize, Vec<u64>, u64, u64)>,
 }
 
-/// One property's answer: a JSON object or a line.
+/// How a listed state is shown: as text, `(x=1, y=2)`, and as a JSON object.
+type ShowState<'a> = &'a dyn Fn(u32) -> (String, Json);
+
+/// One property's answer: a JSON object or a line (then a line for each state a filter
+/// lists).
 fn write_answer(
     args: &CheckArgs,
     named: &alea_prism::ast::NamedProperty,
     checked: &alea_prism::check::Checked,
     shown: &Shown,
-    at_report: Option<&StateReport>,
+    (at_report, state): (Option<&StateReport>, ShowState),
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     if args.json {
@@ -347,6 +364,24 @@ fn write_answer(
         }
         if let Some(holds) = checked.holds {
             o.insert("holds".into(), json!(holds));
+        }
+        if !checked.listed.is_empty() {
+            let listed: Vec<Json> = checked
+                .listed
+                .iter()
+                .map(|(s, item)| {
+                    let mut e = Map::new();
+                    e.insert("state".into(), state(*s).1);
+                    match item {
+                        Item::Number(n) => number_fields(&mut e, n, args.exact),
+                        Item::Bool(b) => {
+                            e.insert("holds".into(), json!(b));
+                        }
+                    }
+                    Json::Object(e)
+                })
+                .collect();
+            o.insert("listed".into(), Json::Array(listed));
         }
         size_fields(&mut o, &shown.sizes);
         o.insert("pruned".into(), json!(shown.pruned));
@@ -385,6 +420,13 @@ fn write_answer(
             }
             (None, Some(value), _) => writeln!(out, "{label} = {}", number_text(value))?,
             (None, None, None) => unreachable!("a property answers something"),
+        }
+        for (s, item) in &checked.listed {
+            let value = match item {
+                Item::Number(n) => number_text(n),
+                Item::Bool(b) => b.to_string(),
+            };
+            writeln!(out, "  {}: {value}", state(*s).0)?;
         }
         if let Some(r) = at_report {
             r.write_text(out)?;
@@ -495,7 +537,16 @@ fn run_cluster(
                 a.sweeps,
             )),
         };
-        write_answer(args, session.property(a.id), &a.checked, &shown, None, out)?;
+        // A cluster's answers list no states: no process holds them all.
+        let state = |_: u32| unreachable!("a cluster's answer lists no states");
+        write_answer(
+            args,
+            session.property(a.id),
+            &a.checked,
+            &shown,
+            (None, &state),
+            out,
+        )?;
     }
     out.flush()?;
     match report.error {

@@ -758,3 +758,71 @@ fn infinite_quotients_keep_their_sign() {
         assert!(lines[1].get("negative").is_none(), "{lines:?}");
     }
 }
+
+/// `print` and `printall` list states with their values (`print` those not 0, or
+/// true), `argmin` and `argmax` the states of their set: on a walk over 0..4 with a
+/// fair coin, whose chance of reaching 4 from `s` is `s/4`.
+#[test]
+fn print_filters_list_states_with_their_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("walk.prism");
+    std::fs::write(
+        &path,
+        "dtmc\nmodule walk\n  s : [0..4] init 2;\n  \
+         [] s>0 & s<4 -> 1/2 : (s'=s-1) + 1/2 : (s'=s+1);\nendmodule\n",
+    )
+    .unwrap();
+    let text = |prop: &str| {
+        let out = run(alea()
+            .arg("check")
+            .arg(&path)
+            .arg("--exact")
+            .arg(format!("--prop={prop}")));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(
+        text("filter(printall, P=? [F s=4])"),
+        "filter(printall, P=? [F s=4]) = 1/2 (≈ 0.5)\n  (s=0): 0\n  (s=1): 1/4 (≈ 0.25)\n  \
+         (s=2): 1/2 (≈ 0.5)\n  (s=3): 3/4 (≈ 0.75)\n  (s=4): 1\n"
+    );
+    // As PRISM: the property's value in the initial state, the states in the order of
+    // their variables' values (not the order of exploration, from s=2), and inside an
+    // expression the property's values unchanged.
+    assert_eq!(
+        text("filter(max, filter(print, P=? [F s=4]))"),
+        "filter(max, filter(print, P=? [F s=4])) = 1\n"
+    );
+    let lines = json_lines(&run(alea().arg("check").arg(&path).args([
+        "--exact",
+        "--json",
+        "--prop=filter(print, P=? [F s=4], s!=2)",
+        "--prop=filter(print, s>=3)",
+        "--prop=filter(argmax, P=? [F s=4])",
+        "--prop=filter(count, s>=3)",
+    ])));
+    let listed = |line: &Json, key: &str| -> BTreeMap<i64, String> {
+        line["listed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["state"]["s"].as_i64().unwrap(), e[key].to_string()))
+            .collect()
+    };
+    let want = |pairs: &[(i64, &str)]| -> BTreeMap<i64, String> {
+        pairs.iter().map(|&(s, v)| (s, v.to_string())).collect()
+    };
+    assert_eq!(
+        listed(&lines[0], "exact"),
+        want(&[(1, "\"1/4\""), (3, "\"3/4\""), (4, "\"1/1\"")])
+    );
+    assert_eq!(
+        listed(&lines[1], "holds"),
+        want(&[(3, "true"), (4, "true")])
+    );
+    assert_eq!(listed(&lines[2], "holds"), want(&[(4, "true")]));
+    assert_eq!(
+        lines[2]["holds"], false,
+        "the initial state is not in the argmax"
+    );
+    assert!(lines[3].get("listed").is_none(), "count lists nothing");
+}

@@ -11,7 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use alea_prism::check::Number;
+use alea_prism::check::{Item, Number};
 use alea_prism::session::{
     self, Answer, Failure, Kind, Limit, Loading, Quiet, Run, Settings, Sizes, Source, Subject, Val,
 };
@@ -266,6 +266,18 @@ impl PrismAnswer {
         };
         d.set_item("range", range)?;
         d.set_item("holds", self.answer.checked.holds)?;
+        // The states a filter lists: (state, number, holds), one of the last two None.
+        let listed = PyList::empty(py);
+        for (s, item) in &self.answer.checked.listed {
+            let state = self.valuation(py, *s)?;
+            match item {
+                Item::Number(n) => {
+                    listed.append((state, number(py, n, self.exact)?, None::<bool>))?
+                }
+                Item::Bool(b) => listed.append((state, None::<()>, Some(*b)))?,
+            }
+        }
+        d.set_item("listed", listed)?;
         fill(&Sizes::of(&self.answer.model), &d)?;
         d.set_item("pruned", pruned)?;
         let seconds = PyDict::new(py);

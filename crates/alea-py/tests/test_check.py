@@ -590,6 +590,40 @@ def test_exact_checks_decide_on_exact_values() -> None:
     assert [r.value for r in alea.check(model, props)] == pytest.approx([0.5, 0.0, 1.0])
 
 
+def test_print_filters_list_states(cli, tmp_path) -> None:
+    """`print`, `printall`, `argmin` and `argmax` list their states, as `alea check
+    --json` does: on a walk over 0..4 with a fair coin, whose chance of reaching 4 from
+    `s` is `s/4`, the states by their values, the answer the initial state's."""
+    walk = tmp_path / "walk.prism"
+    walk.write_text(
+        "dtmc\nmodule walk\n  s : [0..4] init 2;\n"
+        "  [] s>0 & s<4 -> 1/2 : (s'=s-1) + 1/2 : (s'=s+1);\nendmodule\n"
+    )
+    props = [
+        "filter(printall, P=? [F s=4])",
+        "filter(print, P=? [F s=4], s!=2)",
+        "filter(print, s>=3)",
+        "filter(argmin, P=? [F s=4])",
+    ]
+    for exact in (False, True):
+        results = alea.check(walk, props, exact=exact)
+        args = ["check", str(walk), "--json", *[f"--prop={p}" for p in props]]
+        same_as_cli(results, cli.json(*args, *(["--exact"] if exact else [])))
+    every, some, true, least = results
+    assert every.exact == Fraction(1, 2)
+    assert [(l.state["s"], l.exact) for l in every.listed] == [
+        (s, Fraction(s, 4)) for s in range(5)
+    ]
+    assert [(l.state["s"], l.exact) for l in some.listed] == [
+        (1, Fraction(1, 4)), (3, Fraction(3, 4)), (4, Fraction(1))
+    ]
+    assert [(l.state, l.holds, l.value) for l in true.listed] == [
+        ({"s": 3}, True, None), ({"s": 4}, True, None)
+    ]
+    assert [l.state for l in least.listed] == [{"s": 0}] and least.holds is False
+    assert alea.check(walk, ["P=? [F s=4]"])[0].listed == ()
+
+
 def test_the_property_language_beyond_one_query() -> None:
     """Paths with windows, path quantifiers, nested operators, arithmetic on properties
     and the filters `range` and `state`, as `alea check` reads them; a true/false

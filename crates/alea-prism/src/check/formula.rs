@@ -28,13 +28,25 @@ pub enum Values {
 }
 
 /// What a filter gives: one value for the model (a truth, a number, or the least and
-/// greatest numbers), or a set of states (`argmin`, `argmax`).
+/// greatest numbers), a set of states (`argmin`, `argmax`), or states listed with their
+/// values (`print`, `printall`).
 #[derive(Clone, Debug)]
 pub enum Reduced {
     Bool(bool),
     Number(Number),
     Range(Number, Number),
     States(Vec<bool>),
+    /// The property's values, unchanged (as PRISM leaves them: the filter stands for
+    /// the property), and the states listed, each with its value, in PRISM's order of
+    /// states.
+    Listed(Values, Vec<(u32, Item)>),
+}
+
+/// A state's value in a listing.
+#[derive(Clone, Debug)]
+pub enum Item {
+    Bool(bool),
+    Number(Number),
 }
 
 /// Evaluates the state formulas of one property file on an explored model.
@@ -305,6 +317,8 @@ impl<'a> Evaluator<'a> {
             } => {
                 let n = self.explored.form.states();
                 Ok(match self.filter(*op, property, states.as_ref(), span)? {
+                    // Inside an expression a listing is the property's values.
+                    Reduced::Listed(values, _) => values,
                     Reduced::Bool(b) => Values::Bool(vec![b; n]),
                     Reduced::Number(x) => Values::Number(vec![x; n]),
                     Reduced::States(v) => Values::Bool(v),
@@ -403,22 +417,29 @@ impl<'a> Evaluator<'a> {
                     Values::Number(v) => Reduced::Number(v[chosen[0]].clone()),
                 })
             }
-            (FilterOp::Print | FilterOp::PrintAll, Values::Bool(v)) => {
-                Ok(Reduced::Bool(chosen.iter().all(|&s| v[s])))
+            // As PRISM: `print` lists the states where the value is not 0 (or is
+            // true), `printall` every state of the filter.
+            (FilterOp::Print | FilterOp::PrintAll, values) => {
+                let all = op == FilterOp::PrintAll;
+                let mut listed: Vec<(u32, Item)> = match &values {
+                    Values::Bool(v) => chosen
+                        .iter()
+                        .filter(|&&s| all || v[s])
+                        .map(|&s| (s as u32, Item::Bool(v[s])))
+                        .collect(),
+                    Values::Number(v) => chosen
+                        .iter()
+                        .filter(|&&s| all || !v[s].is_zero())
+                        .map(|&s| (s as u32, Item::Number(v[s].clone())))
+                        .collect(),
+                };
+                listed.sort_by_cached_key(|&(s, _)| self.explored.valuation(s));
+                Ok(Reduced::Listed(values, listed))
             }
             (FilterOp::Min | FilterOp::Max | FilterOp::Sum | FilterOp::Avg, Values::Number(v)) => {
                 let picked = chosen.iter().map(|&s| v[s].clone()).collect();
                 Ok(Reduced::Number(super::reduce_numbers(
                     op, picked, exact, span,
-                )?))
-            }
-            (FilterOp::Print | FilterOp::PrintAll, Values::Number(v)) => {
-                let picked = chosen.iter().map(|&s| v[s].clone()).collect();
-                Ok(Reduced::Number(super::reduce_numbers(
-                    FilterOp::First,
-                    picked,
-                    exact,
-                    span,
                 )?))
             }
             (FilterOp::Range, Values::Number(v)) => {

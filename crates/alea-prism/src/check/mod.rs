@@ -13,7 +13,7 @@ use alea_core::{Exact, Stop};
 use num_traits::{ToPrimitive, Zero};
 
 use formula::Evaluator;
-pub use formula::{Reduced, Values};
+pub use formula::{Item, Reduced, Values};
 
 use crate::ast::{
     BinOp, Expr, ExprKind, FilterOp, ModelType, NamedProperty, Operator, Opt, Path, Query, Rel,
@@ -75,6 +75,14 @@ pub enum Number {
 }
 
 impl Number {
+    /// Whether the value is 0 (as computed: a bound may still reach past it).
+    pub fn is_zero(&self) -> bool {
+        match self {
+            Number::Float { value, .. } => *value == 0.0,
+            Number::Exact(q) => q.as_ref().is_some_and(Zero::is_zero),
+        }
+    }
+
     pub fn is_infinite(&self) -> bool {
         match self {
             Number::Float { value, .. } => value.is_infinite(),
@@ -160,6 +168,9 @@ pub struct Checked {
     pub holds: Option<bool>,
     /// For `filter(range, ...)`: the least and the greatest value.
     pub range: Option<(Number, Number)>,
+    /// The states a filter lists (`print`, `printall`: with their values; `argmin`,
+    /// `argmax`: the states of the set, each `true`), in the order of the states.
+    pub listed: Vec<(u32, Item)>,
 }
 
 impl Checked {
@@ -169,6 +180,14 @@ impl Checked {
         Checked {
             value: self.value.map(Number::rounded),
             range: self.range.map(|(lo, hi)| (lo.rounded(), hi.rounded())),
+            listed: self
+                .listed
+                .into_iter()
+                .map(|(s, item)| match item {
+                    Item::Number(n) => (s, Item::Number(n.rounded())),
+                    other => (s, other),
+                })
+                .collect(),
             ..self
         }
     }
@@ -207,6 +226,7 @@ pub fn check(
                     solved: Some(solved),
                     holds: None,
                     range: None,
+                    listed: Vec::new(),
                 });
             }
             Operator::Query {
@@ -222,6 +242,7 @@ pub fn check(
                     solved: Some(solved),
                     holds: Some(holds),
                     range: None,
+                    listed: Vec::new(),
                 });
             }
             Operator::Filter {
@@ -234,13 +255,28 @@ pub fn check(
                     solved: None,
                     holds: None,
                     range: None,
+                    listed: Vec::new(),
                 };
                 match ev.filter(*op, property, states.as_ref(), span)? {
+                    // The property's answer, as if unfiltered, with the states listed.
+                    Reduced::Listed(values, listed) => {
+                        return Ok(Checked {
+                            listed,
+                            ..at_initial_states(explored, values, span)?
+                        });
+                    }
                     Reduced::Bool(b) => checked.holds = Some(b),
                     Reduced::Number(x) => checked.value = Some(x),
                     Reduced::Range(lo, hi) => checked.range = Some((lo, hi)),
                     Reduced::States(v) => {
-                        checked.holds = Some(explored.form.initial.iter().all(|&s| v[s as usize]))
+                        checked.holds = Some(explored.form.initial.iter().all(|&s| v[s as usize]));
+                        checked.listed = (0..v.len())
+                            .filter(|&s| v[s])
+                            .map(|s| (s as u32, Item::Bool(true)))
+                            .collect();
+                        checked
+                            .listed
+                            .sort_by_cached_key(|&(s, _)| explored.valuation(s));
                     }
                 }
                 return Ok(checked);
@@ -249,13 +285,20 @@ pub fn check(
         }
     }
     // Any other state formula: its value in the initial states.
+    at_initial_states(explored, ev.values(property)?, span)
+}
+
+/// A state formula's answer from its values: whether it holds in every initial state, or
+/// its value there.
+fn at_initial_states(explored: &Explored, values: Values, span: Span) -> Result<Checked> {
     let initial = &explored.form.initial;
-    Ok(match ev.values(property)? {
+    Ok(match values {
         Values::Bool(v) => Checked {
             value: None,
             solved: None,
             holds: Some(initial.iter().all(|&s| v[s as usize])),
             range: None,
+            listed: Vec::new(),
         },
         Values::Number(v) => {
             let numbers = initial.iter().map(|&s| v[s as usize].clone()).collect();
@@ -264,6 +307,7 @@ pub fn check(
                 solved: None,
                 holds: None,
                 range: None,
+                listed: Vec::new(),
             }
         }
     })
@@ -401,6 +445,7 @@ pub fn conclude_filter(
         solved: None,
         holds: None,
         range: None,
+        listed: Vec::new(),
     })
 }
 
@@ -416,6 +461,7 @@ pub fn conclude(plan: &Plan, initial: Vec<(Number, bool)>) -> Result<Checked> {
             solved: None,
             holds: None,
             range: None,
+            listed: Vec::new(),
         }),
         Some((rel, threshold)) => {
             let (value, holds) = judge_values(initial, *rel, threshold, plan.span)?;
@@ -424,6 +470,7 @@ pub fn conclude(plan: &Plan, initial: Vec<(Number, bool)>) -> Result<Checked> {
                 solved: None,
                 holds: Some(holds),
                 range: None,
+                listed: Vec::new(),
             })
         }
     }

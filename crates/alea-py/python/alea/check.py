@@ -39,6 +39,7 @@ __all__ = [
     "ModelSize",
     "StateValue",
     "ChoiceValue",
+    "ListedState",
     "Seconds",
 ]
 
@@ -94,6 +95,21 @@ class StateValue:
 
 
 @dataclasses.dataclass(frozen=True)
+class ListedState:
+    """A state that a filter lists (``print``, ``printall``, ``argmin``, ``argmax``):
+    ``state`` holds the variables' values; ``value`` (None when infinite), ``exact``
+    and ``error_bound`` the property's number there, or ``holds`` its truth for a
+    true/false property (and for a state of ``argmin`` or ``argmax``)."""
+
+    state: dict[str, int | bool]
+    value: float | None
+    infinite: bool
+    exact: Fraction | None
+    error_bound: float | None
+    holds: bool | None
+
+
+@dataclasses.dataclass(frozen=True)
 class ModelSize:
     """The size of the model explored, when no property is asked."""
 
@@ -129,7 +145,9 @@ class PropertyResult:
     ``at`` is the value at the state asked for with ``at=``. A property that is only
     true or false (``E [F "goal"]``, ``x=1 & P>0.5 [F "goal"]``) has ``value`` None and
     ``infinite`` False; ``range`` holds the least and greatest values of
-    ``filter(range, ...)``, and is None otherwise.
+    ``filter(range, ...)``, and is None otherwise; ``listed`` the states that
+    ``filter(print, ...)``, ``printall``, ``argmin`` and ``argmax`` list, in the
+    order of the states (empty for other properties).
 
     The methods ask the model kept with the result: the value and choices of any
     state, the strategy, and the values as arrays.
@@ -151,6 +169,7 @@ class PropertyResult:
     seconds: Seconds
     at: StateValue | None = None
     range: tuple[float | None, float | None] | None = None
+    listed: tuple[ListedState, ...] = ()
     _answer: Any = dataclasses.field(default=None, repr=False, compare=False)
     _range_numbers: Any = dataclasses.field(default=None, repr=False, compare=False)
     _exact_mode: bool = dataclasses.field(default=False, repr=False, compare=False)
@@ -219,6 +238,18 @@ class PropertyResult:
             o["range"] = ends
         if self.holds is not None:
             o["holds"] = self.holds
+        if self.listed:
+            listed = []
+            for item in self.listed:
+                e: dict[str, Any] = {"state": dict(item.state)}
+                if item.holds is None:
+                    _number_json(
+                        e, item.value, item.infinite, item.exact, item.error_bound, self._exact_mode
+                    )
+                else:
+                    e["holds"] = item.holds
+                listed.append(e)
+            o["listed"] = listed
         o.update(
             states=self.states,
             transitions=self.transitions,
@@ -287,6 +318,13 @@ def _number_json(
     if exact_mode:
         o["exact"] = None if exact is None else _fraction_text(exact)
     o["error_bound"] = bound
+
+
+def _listed_state(state: dict[str, int | bool], number: Any, holds: bool | None) -> ListedState:
+    if number is None:
+        return ListedState(state, None, False, None, None, holds)
+    value, infinite, exact_value, bound = number
+    return ListedState(state, value, infinite, fraction(exact_value), bound, None)
 
 
 def _state_json(s: StateValue, exact_mode: bool) -> dict[str, Any]:
@@ -580,6 +618,7 @@ def check(
                 seconds=Seconds(build=f["seconds"]["build"], check=f["seconds"]["check"]),
                 at=None if at_report is None else _state_value(at_report),
                 range=None if f["range"] is None else (f["range"][0][0], f["range"][1][0]),
+                listed=tuple(_listed_state(*item) for item in f["listed"]),
                 _answer=handle,
                 _range_numbers=f["range"],
                 _exact_mode=flag("exact", exact),

@@ -7,11 +7,15 @@ the same answers. ``ALEA_CLI`` names the binary (``run-tests`` builds it); by de
 
 from __future__ import annotations
 
+import _thread
+import contextlib
 import json
 import os
 import pathlib
+import signal
 import subprocess
-from typing import Any
+import threading
+from typing import Any, Iterator
 
 import pytest
 
@@ -62,3 +66,18 @@ def data() -> pathlib.Path:
 @pytest.fixture(scope="session")
 def examples() -> pathlib.Path:
     return EXAMPLES
+
+
+@contextlib.contextmanager
+def ctrl_c_after(seconds: float) -> Iterator[None]:
+    """Ctrl-C after `seconds`, as `_thread.interrupt_main` simulates it. Python's own
+    handler is installed for the while: a process started in the background inherits
+    SIGINT ignored, and then `interrupt_main` simulates nothing."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(seconds, _thread.interrupt_main)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)

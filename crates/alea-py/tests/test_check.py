@@ -18,7 +18,7 @@ import pytest
 import alea
 from alea.check import ChoiceValue, ModelSize, PropertyResult, StateValue
 
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, ctrl_c_after
 
 MODELS = ROOT / "crates" / "alea-prism" / "tests" / "models"
 MANIFEST = json.loads((MODELS / "expected.json").read_text())
@@ -562,16 +562,11 @@ def test_other_threads_run_while_it_checks() -> None:
 
 
 def test_ctrl_c_interrupts() -> None:
-    import _thread
-
-    timer = threading.Timer(0.2, _thread.interrupt_main)
-    timer.start()
     start = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
+    with ctrl_c_after(0.2), pytest.raises(KeyboardInterrupt):
         # Seconds of work, stopped after a fifth of one.
         alea.check(EXAMPLES / "pig.prism", 'Pmax=? [F "won"]', "goal=100,h=20,first=0")
     assert time.perf_counter() - start < 2
-    timer.cancel()
 
 
 def test_results_are_frozen() -> None:

@@ -3,10 +3,8 @@ the guards."""
 
 from __future__ import annotations
 
-import _thread
 import re
 import subprocess
-import threading
 import time
 from fractions import Fraction
 
@@ -14,6 +12,7 @@ import pytest
 
 import alea
 from alea import jenga
+from conftest import ctrl_c_after
 
 KNOWN = [f"known_{i}" for i in range(1, 11)]
 FIXTURES = ["sample", *KNOWN]
@@ -173,14 +172,9 @@ def test_bad_arguments() -> None:
 def test_a_long_computation_can_be_interrupted(data) -> None:
     # The sample solved exactly takes seconds; Ctrl-C (here simulated) returns at once.
     text = (data / "jenga" / "sample.in").read_text()
-    timer = threading.Timer(0.2, _thread.interrupt_main)
     start = time.monotonic()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            jenga.analyse(text, exact=True)
-    finally:
-        timer.cancel()
+    with ctrl_c_after(0.2), pytest.raises(KeyboardInterrupt):
+        jenga.analyse(text, exact=True)
     assert time.monotonic() - start < 2
 
 

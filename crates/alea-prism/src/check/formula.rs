@@ -37,8 +37,8 @@ pub enum Reduced {
     Range(Number, Number),
     States(Vec<bool>),
     /// The property's values, unchanged (as PRISM leaves them: the filter stands for
-    /// the property), and the states listed, each with its value, in PRISM's order of
-    /// states.
+    /// the property), and the states listed, each with its value (ordered where the
+    /// property is answered: a nested listing is not shown).
     Listed(Values, Vec<(u32, Item)>),
 }
 
@@ -421,7 +421,7 @@ impl<'a> Evaluator<'a> {
             // true), `printall` every state of the filter.
             (FilterOp::Print | FilterOp::PrintAll, values) => {
                 let all = op == FilterOp::PrintAll;
-                let mut listed: Vec<(u32, Item)> = match &values {
+                let listed = match &values {
                     Values::Bool(v) => chosen
                         .iter()
                         .filter(|&&s| all || v[s])
@@ -433,7 +433,6 @@ impl<'a> Evaluator<'a> {
                         .map(|&s| (s as u32, Item::Number(v[s].clone())))
                         .collect(),
                 };
-                listed.sort_by_cached_key(|&(s, _)| self.explored.valuation(s));
                 Ok(Reduced::Listed(values, listed))
             }
             (FilterOp::Min | FilterOp::Max | FilterOp::Sum | FilterOp::Avg, Values::Number(v)) => {

@@ -155,7 +155,7 @@ pub enum Gathered {
 
 /// A property answered: the number it asks for (or whether it holds), and for a query
 /// its values in every state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Checked {
     /// `None` for a property that is only true or false (`E [F a]`, `x=1 & P>0 [...]`,
     /// `filter(forall, ...)`) and for a range.
@@ -169,7 +169,7 @@ pub struct Checked {
     /// For `filter(range, ...)`: the least and the greatest value.
     pub range: Option<(Number, Number)>,
     /// The states a filter lists (`print`, `printall`: with their values; `argmin`,
-    /// `argmax`: the states of the set, each `true`), in the order of the states.
+    /// `argmax`: the states of the set, each `true`), by the variables' values.
     pub listed: Vec<(u32, Item)>,
 }
 
@@ -224,9 +224,7 @@ pub fn check(
                 return Ok(Checked {
                     value: Some(value),
                     solved: Some(solved),
-                    holds: None,
-                    range: None,
-                    listed: Vec::new(),
+                    ..Default::default()
                 });
             }
             Operator::Query {
@@ -241,8 +239,7 @@ pub fn check(
                     value: Some(value),
                     solved: Some(solved),
                     holds: Some(holds),
-                    range: None,
-                    listed: Vec::new(),
+                    ..Default::default()
                 });
             }
             Operator::Filter {
@@ -250,20 +247,14 @@ pub fn check(
                 property,
                 states,
             } => {
-                let mut checked = Checked {
-                    value: None,
-                    solved: None,
-                    holds: None,
-                    range: None,
-                    listed: Vec::new(),
-                };
+                let mut checked = Checked::default();
                 match ev.filter(*op, property, states.as_ref(), span)? {
                     // The property's answer, as if unfiltered, with the states listed.
                     Reduced::Listed(values, listed) => {
-                        return Ok(Checked {
+                        checked = Checked {
                             listed,
                             ..at_initial_states(explored, values, span)?
-                        });
+                        };
                     }
                     Reduced::Bool(b) => checked.holds = Some(b),
                     Reduced::Number(x) => checked.value = Some(x),
@@ -274,11 +265,12 @@ pub fn check(
                             .filter(|&s| v[s])
                             .map(|s| (s as u32, Item::Bool(true)))
                             .collect();
-                        checked
-                            .listed
-                            .sort_by_cached_key(|&(s, _)| explored.valuation(s));
                     }
                 }
+                // In PRISM's order of states: by the variables' values.
+                checked
+                    .listed
+                    .sort_by_cached_key(|&(s, _)| explored.valuation(s));
                 return Ok(checked);
             }
             Operator::Quantified { .. } => {}
@@ -294,20 +286,14 @@ fn at_initial_states(explored: &Explored, values: Values, span: Span) -> Result<
     let initial = &explored.form.initial;
     Ok(match values {
         Values::Bool(v) => Checked {
-            value: None,
-            solved: None,
             holds: Some(initial.iter().all(|&s| v[s as usize])),
-            range: None,
-            listed: Vec::new(),
+            ..Default::default()
         },
         Values::Number(v) => {
             let numbers = initial.iter().map(|&s| v[s as usize].clone()).collect();
             Checked {
                 value: Some(at_initial_values(numbers, span)?),
-                solved: None,
-                holds: None,
-                range: None,
-                listed: Vec::new(),
+                ..Default::default()
             }
         }
     })
@@ -442,10 +428,7 @@ pub fn conclude_filter(
     };
     Ok(Checked {
         value: Some(value),
-        solved: None,
-        holds: None,
-        range: None,
-        listed: Vec::new(),
+        ..Default::default()
     })
 }
 
@@ -458,19 +441,14 @@ pub fn conclude(plan: &Plan, initial: Vec<(Number, bool)>) -> Result<Checked> {
                 initial.into_iter().map(|(n, _)| n).collect(),
                 plan.span,
             )?),
-            solved: None,
-            holds: None,
-            range: None,
-            listed: Vec::new(),
+            ..Default::default()
         }),
         Some((rel, threshold)) => {
             let (value, holds) = judge_values(initial, *rel, threshold, plan.span)?;
             Ok(Checked {
                 value: Some(value),
-                solved: None,
                 holds: Some(holds),
-                range: None,
-                listed: Vec::new(),
+                ..Default::default()
             })
         }
     }
@@ -825,6 +803,9 @@ fn filter_name(op: FilterOp) -> &'static str {
     }
 }
 
+/// The paths an expected reward takes.
+const R_PATHS: &str = "R=? takes F phi (reach phi), C<=k (k steps), C (all steps), I=k (at step k) or S (in the long run)";
+
 /// The goal of a query: an MDP must say min or max; a Markov chain may say either.
 fn goal_of(program: &Program, opt: Opt, span: Span, what: &str) -> Result<Option<Goal>> {
     match (program.kind, opt) {
@@ -1118,19 +1099,18 @@ impl Evaluator<'_> {
                     _ => {
                         return Err(Error::new(
                             span,
-                            if name == "R"
-                                && matches!(
-                                    path,
-                                    Path::Next { .. } | Path::Until { .. }
-                                )
-                            {
+                            match path {
+                                _ if name != "R" => {
+                                    "T=? asks for the expected steps to reach a set: T=? [F phi]"
+                                        .to_string()
+                                }
                                 // PRISM reads these as co-safe LTL: rewards until an
                                 // automaton over the path accepts.
-                                "R=? takes F phi (reach phi), C<=k (k steps), C (all steps), I=k (at step k) or S (in the long run); the reward of another path is a co-safe LTL reward, which is not supported yet"
-                            } else if name == "R" {
-                                "R=? takes F phi (reach phi), C<=k (k steps), C (all steps), I=k (at step k) or S (in the long run)"
-                            } else {
-                                "T=? asks for the expected steps to reach a set: T=? [F phi]"
+                                Path::Next { .. } | Path::Until { .. } => format!(
+                                    "{R_PATHS}; the reward of another path is a co-safe LTL \
+                                     reward, which is not supported yet"
+                                ),
+                                _ => R_PATHS.to_string(),
                             },
                         )
                         .into())

@@ -607,8 +607,8 @@ impl Parser<'_> {
                 span,
                 format!(
                     "`{word}` here is a temporal operator inside a path: a path within a path \
-                     is LTL, which is not supported yet (a path takes F, G, X, U, W or R \
-                     over state formulas)"
+                     {}",
+                    super::LTL_NOT_YET
                 ),
             )),
             _ => Ok(()),

@@ -401,10 +401,9 @@ impl Parser<'_> {
                 Err(Error::new(
                     t.span,
                     format!(
-                        "`{}` here combines paths: a boolean combination of paths is LTL, \
-                         which is not supported yet (a path takes F, G, X, U, W or R over \
-                         state formulas)",
-                        self.slice(t.span)
+                        "`{}` here combines paths: a boolean combination of paths {}",
+                        self.slice(t.span),
+                        super::LTL_NOT_YET
                     ),
                 ))
             }

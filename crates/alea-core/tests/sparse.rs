@@ -9,8 +9,8 @@ mod sparse_brute;
 use alea_core::form::{ExactRewards, Form, Rewards};
 use alea_core::solve::{
     bounded_until, bounded_until_exact, choice_values, choice_values_exact, cumulative_reward,
-    cumulative_reward_exact, reach_reward, reach_reward_exact, until, until_exact, Answer, Context,
-    ExactAnswer, Goal,
+    cumulative_reward_exact, prefix, prefix_exact, reach_reward, reach_reward_exact, until,
+    until_exact, Answer, Context, ExactAnswer, Goal,
 };
 use alea_core::{Error, Value};
 use rand::{Rng, SeedableRng};
@@ -286,7 +286,7 @@ fn check_bounded(case: &Case, goal: Goal, k: u64) {
         .collect();
     let got = cumulative_reward_exact(m, goal, &case.exact_rewards, k).unwrap();
     assert_eq!(got.values, rew_want, "cumulative {what}");
-    let a = cumulative_reward(m, goal, &case.rewards, k).unwrap();
+    let a = cumulative_reward(m, goal, &case.rewards, k, 1e-9).unwrap();
     check_f64(&format!("cumulative {what}"), &a, &rew_want, 1e-13);
 }
 
@@ -343,6 +343,68 @@ fn bounded_matches_brute_force() {
             check_bounded(&case, goal, k);
         }
     }
+}
+
+/// Every `f64` value within its bound of the exact one (a pinned value equal to it), the
+/// bound within the precision; whether the steps ended early.
+fn check_long(what: &str, a: &Answer, want: &ExactAnswer, precision: f64, k: u64) -> bool {
+    assert!(
+        a.error_bound <= precision,
+        "{what}: bound {}",
+        a.error_bound
+    );
+    for (s, w) in want.values.iter().enumerate() {
+        let w = w.as_ref().expect("finite");
+        if a.pinned[s] {
+            assert_eq!(
+                Q::from_float(a.values[s]).as_ref(),
+                Some(w),
+                "{what}: state {s} pinned"
+            );
+        }
+        assert!(
+            within(a.values[s], w, a.error_bound),
+            "{what}: state {s}: {} vs {w} (bound {})",
+            a.values[s],
+            a.error_bound
+        );
+    }
+    a.sweeps < k
+}
+
+#[test]
+fn many_steps_of_reward_are_bounded_within_the_precision() {
+    // Enough steps that the rest may be bounded at once by the change of one step (tried
+    // from step 16 on): each value still within its bound of the exact one.
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let (mut tried, mut ended_early) = (0, 0);
+    for i in 0..150 {
+        let case = random_case(&mut rng, i % 3 == 0);
+        let m = &case.m;
+        let k = rng.gen_range(32..=200);
+        let all = vec![true; m.states()];
+        let start: Vec<[f64; 2]> = case.rewards.state.iter().map(|&r| [r, r]).collect();
+        if start.is_empty() {
+            continue;
+        }
+        let exact_start = case.exact_rewards.state.clone();
+        for goal in GOALS {
+            let want = cumulative_reward_exact(m, goal, &case.exact_rewards, k).unwrap();
+            let instant = prefix_exact(m, goal, &all, exact_start.clone(), k).unwrap();
+            for precision in [1e-3, 1e-9] {
+                let what = format!("{k} steps {goal:?} {precision} {:?}", case.spec);
+                let a = cumulative_reward(m, goal, &case.rewards, k, precision).unwrap();
+                ended_early += usize::from(check_long(&what, &a, &want, precision, k));
+                let a = prefix(m, goal, &all, start.clone(), k, false, precision).unwrap();
+                ended_early += usize::from(check_long(&what, &a, &instant, precision, k));
+                tried += 2;
+            }
+        }
+    }
+    assert!(
+        ended_early * 3 > tried,
+        "{ended_early} of {tried} ended early"
+    );
 }
 
 // ---------------------------------------------------------------------------------

@@ -6,9 +6,13 @@
 //! choice's sums moved outward by a relative margin covering their rounding (and a unit
 //! of error in each stored probability), so the two iterates bound the exact k-step
 //! values whatever the rounding; the answer is their midpoint and the bound half their
-//! distance. Exactly: the same steps in integers over a common denominator.
+//! distance. Where every state steps and nothing is clamped (a reward gathered, the
+//! expected reward at step `k`), one value is carried instead, with a bound on its
+//! distance from the exact one that grows by each step's rounding (see [`plain`]), and
+//! the steps left may be bounded at once from the change of one step (see [`Drift`]).
+//! Exactly: the same steps in integers over a common denominator.
 //!
-//! Both stop early when a step changes nothing: every later step would repeat it. Large
+//! All stop early when a step changes nothing: every later step would repeat it. Large
 //! models are stepped in parallel, over fixed blocks of states, so the result does not
 //! depend on the number of threads.
 
@@ -17,10 +21,11 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 
+use super::bellman::{self, lean, EACH, MAXIMISE, MINIMISE};
 use super::{Answer, ExactAnswer, Sides};
 use crate::analysis::graph::Graph;
 use crate::form::{ExactProbs, Form};
-use crate::numeric::round::{margin, midpoint};
+use crate::numeric::round::{fmax, fmin, margin, midpoint, UNIT};
 use crate::numeric::value::Exact;
 
 /// States per block of a parallel step, and the fewest states stepped in parallel.
@@ -38,12 +43,13 @@ pub(crate) fn until(g: &Graph, sides: &Sides, stay: &[bool], target: &[bool], k:
         .iter()
         .map(|&t| if t { [1.0, 1.0] } else { [0.0, 0.0] })
         .collect();
-    iterate(g.m, sides, &open, &[], start, k, true)
+    iterate(g.m, sides, &open, &[], start, k, true, None)
 }
 
 /// The reward gathered in the first `k` steps, in `f64`.
-pub(crate) fn cumulative(g: &Graph, sides: &Sides, rew: &[f64], k: u64) -> Answer {
+pub(crate) fn cumulative(g: &Graph, sides: &Sides, rew: &[f64], k: u64, precision: f64) -> Answer {
     let n = g.states();
+    let drift = Drift::new(g.m, rew, precision);
     iterate(
         g.m,
         sides,
@@ -52,6 +58,7 @@ pub(crate) fn cumulative(g: &Graph, sides: &Sides, rew: &[f64], k: u64) -> Answe
         vec![[0.0, 0.0]; n],
         k,
         false,
+        Some(&drift),
     )
 }
 
@@ -74,23 +81,8 @@ fn choice(m: &Form, c: usize, rew: &[f64], x: &[[f64; 2]]) -> [f64; 2] {
     [lo * (1.0 - e), hi * (1.0 + e)]
 }
 
-/// The new bounds of state `s` from `x`.
-#[inline(always)]
-fn state(m: &Form, sides: &Sides, s: usize, rew: &[f64], x: &[[f64; 2]], clamp: bool) -> [f64; 2] {
-    let mut best: Option<[f64; 2]> = None;
-    for c in m.choices_of(s) {
-        let v = choice(m, c, rew, x);
-        best = Some(best.map_or(v, |b| sides.at(s).best_of(b, v)));
-    }
-    let [lo, hi] = best.expect("every state has a choice");
-    if clamp {
-        [lo.clamp(0.0, 1.0), hi.clamp(0.0, 1.0)]
-    } else {
-        [lo.max(0.0), hi]
-    }
-}
-
 /// One step over the open states, from `cur` into `next`; whether anything changed.
+/// `clamp` keeps probabilities within [0, 1]; every value is at least 0.
 fn step(
     m: &Form,
     sides: &Sides,
@@ -100,12 +92,34 @@ fn step(
     next: &mut [[f64; 2]],
     clamp: bool,
 ) -> bool {
+    // The hot loop compiled for each way of picking and of gathering.
+    match (sides.mode(), rew.is_empty()) {
+        (MAXIMISE, true) => step_as::<false, MAXIMISE>(m, sides, open, rew, cur, next, clamp),
+        (MAXIMISE, false) => step_as::<true, MAXIMISE>(m, sides, open, rew, cur, next, clamp),
+        (MINIMISE, true) => step_as::<false, MINIMISE>(m, sides, open, rew, cur, next, clamp),
+        (MINIMISE, false) => step_as::<true, MINIMISE>(m, sides, open, rew, cur, next, clamp),
+        (_, true) => step_as::<false, EACH>(m, sides, open, rew, cur, next, clamp),
+        (_, false) => step_as::<true, EACH>(m, sides, open, rew, cur, next, clamp),
+    }
+}
+
+fn step_as<const R: bool, const MODE: u8>(
+    m: &Form,
+    sides: &Sides,
+    open: &[bool],
+    rew: &[f64],
+    cur: &[[f64; 2]],
+    next: &mut [[f64; 2]],
+    clamp: bool,
+) -> bool {
+    let top = if clamp { 1.0 } else { f64::INFINITY };
     let block = |first: usize, out: &mut [[f64; 2]]| {
         let mut changed = false;
         for (i, slot) in out.iter_mut().enumerate() {
             let s = first + i;
             if open[s] {
-                let v = state(m, sides, s, rew, cur, clamp);
+                let [lo, hi] = lean::<R, MODE, _>(m, rew, &sides.maximise, s, cur);
+                let v = [fmin(fmax(lo, 0.0), top), fmin(fmax(hi, 0.0), top)];
                 changed |= v != cur[s];
                 *slot = v;
             }
@@ -122,6 +136,7 @@ fn step(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn iterate(
     m: &Form,
     sides: &Sides,
@@ -130,13 +145,180 @@ fn iterate(
     start: Vec<[f64; 2]>,
     k: u64,
     clamp: bool,
+    drift: Option<&Drift>,
 ) -> Answer {
-    let (cur, prev, steps) = run(m, sides, open, rew, start, k, clamp);
+    let (cur, prev, steps) = run(m, sides, open, rew, start, k, clamp, drift);
     finish(m, sides, open, rew, cur, prev, steps, k)
 }
 
-/// `k` steps over the open states from `start` (fewer when a step changes nothing):
-/// the bounds after the last step, those one step before, and the steps taken.
+/// The steps left bounded at once, where that is sound: every state steps and nothing is
+/// clamped, so that the step `T` is monotone and moves with a constant, `T(y + c) =
+/// T(y) + c` (up to how far the rows' sums may be from 1). The change of one step,
+/// `T(y) - y`, then has a least and a greatest entry that can only come closer step
+/// after step (`T(y) >= y + a` gives `T(T(y)) >= T(y) + a`): `n` steps from `y` add
+/// between `n` times the least and `n` times the greatest. Where the values settle into
+/// a steady gain per step (an expected reward over a million steps), these meet within
+/// the precision after a few hundred or thousand steps.
+///
+/// The change is measured on the values less their least, `y = x - c`, by one step from
+/// them: the values' own size (and the rounding it carries) does not blur it.
+pub(crate) struct Drift {
+    precision: f64,
+    /// Bounds on the sum of the true probabilities of any choice.
+    sums: [f64; 2],
+    /// The largest margin of a choice's sum, and the largest reward of a choice.
+    margin: f64,
+    reward: f64,
+}
+
+impl Drift {
+    pub fn new(m: &Form, rew: &[f64], precision: f64) -> Drift {
+        let mut sums = [1.0f64, 1.0f64];
+        let mut widest = 0;
+        for c in 0..m.row.len() - 1 {
+            let range = m.transitions_of(c);
+            widest = widest.max(range.len());
+            let e = margin(range.len());
+            let sum: f64 = m.prob[range].iter().sum();
+            sums = [
+                fmin(sums[0], sum * (1.0 - e)),
+                fmax(sums[1], sum * (1.0 + e)),
+            ];
+        }
+        Drift {
+            precision,
+            sums,
+            margin: margin(widest),
+            reward: rew.iter().copied().fold(0.0, fmax),
+        }
+    }
+
+    /// Whether a jump is tried after `steps` of `k`: at powers of two, while the steps
+    /// left are at least as many as those taken (fewer are cheaper taken).
+    fn due(steps: u64, k: u64) -> bool {
+        steps >= 16 && steps.is_power_of_two() && k - steps >= steps
+    }
+
+    /// The rounding of one step from values at most `top`: `margin * (reward + sum *
+    /// top)`, rounded up.
+    fn rounding(&self, top: f64) -> f64 {
+        let sum = self.sums[1].max(1.0);
+        (self.margin * (self.reward + (sum * top).next_up()).next_up()).next_up()
+    }
+
+    /// Bounds after `n` and after `n - 1` more steps from `x`, values within `error` of
+    /// the exact ones, if the first are within the precision.
+    #[allow(clippy::type_complexity)]
+    fn jump(
+        &self,
+        m: &Form,
+        sides: &Sides,
+        rew: &[f64],
+        x: &[f64],
+        error: f64,
+        n: u64,
+    ) -> Option<(Vec<[f64; 2]>, Vec<[f64; 2]>)> {
+        let c = x.iter().copied().fold(f64::INFINITY, fmin);
+        let y: Vec<f64> = x.iter().map(|&v| v - c).collect();
+        let top = y.iter().copied().fold(0.0, fmax);
+        // `x - c` rounds by at most a unit of the result.
+        let shifted = (error + (2.0 * UNIT * top).next_up()).next_up();
+        let mut next = vec![0.0; y.len()];
+        plain_step(m, sides, rew, &y, &mut next);
+        let e = self.rounding(top);
+        let (mut least, mut most) = (f64::INFINITY, f64::NEG_INFINITY);
+        for (&a, &b) in next.iter().zip(&y) {
+            least = fmin(least, a - b);
+            most = fmax(most, a - b);
+        }
+        let least = (least.next_down() - e).next_down();
+        let most = (most.next_up() + e).next_up();
+        let end = self.bounds(&y, c, shifted, least, most, n);
+        let close = end
+            .iter()
+            .all(|&[lo, hi]| midpoint(lo, hi).1 <= self.precision);
+        close.then(|| (end, self.bounds(&y, c, shifted, least, most, n - 1)))
+    }
+
+    /// Bounds on the values `n` steps from `y + c` (within `error` of the exact values)
+    /// when a step from `y` changes each value by between `least` and `most`.
+    fn bounds(
+        &self,
+        y: &[f64],
+        c: f64,
+        error: f64,
+        least: f64,
+        most: f64,
+        n: u64,
+    ) -> Vec<[f64; 2]> {
+        // Each later step's least change is at least `least` times the product of the
+        // sums over the steps between (the smaller while it is positive, the larger
+        // while negative); so for the greatest.
+        let shrink = power_down(self.sums[0].min(1.0), n);
+        let grow = power_up(self.sums[1].max(1.0), n);
+        let (count_lo, count_hi) = count(n);
+        let gain_lo = if least >= 0.0 {
+            ((least * shrink).next_down() * count_lo).next_down()
+        } else {
+            ((least * grow).next_down() * count_hi).next_down()
+        };
+        let gain_hi = if most >= 0.0 {
+            ((most * grow).next_up() * count_hi).next_up()
+        } else {
+            ((most * shrink).next_up() * count_lo).next_up()
+        };
+        // The exact steps from the exact values stay within `error * sum^n` of those
+        // from `y + c`, and those within `|c| * n * (sum - 1) * sum^n` of `c` plus those
+        // from `y` (a step moves a constant by its rows' sums).
+        let off = (self.sums[1] - 1.0).max(1.0 - self.sums[0]).next_up();
+        let moved = ((c.abs() * off).next_up() * count_hi).next_up();
+        let spread = ((error + moved).next_up() * grow).next_up();
+        y.iter()
+            .map(|&v| {
+                let base = v + c;
+                let lo = ((base.next_down() + gain_lo).next_down() - spread).next_down();
+                let hi = ((base.next_up() + gain_hi).next_up() + spread).next_up();
+                [lo.max(0.0), hi]
+            })
+            .collect()
+    }
+}
+
+/// `n` as an `f64` rounded down and up.
+fn count(n: u64) -> (f64, f64) {
+    let f = n as f64;
+    match (f as u128).cmp(&u128::from(n)) {
+        std::cmp::Ordering::Greater => (f.next_down(), f),
+        std::cmp::Ordering::Less => (f, f.next_up()),
+        std::cmp::Ordering::Equal => (f, f),
+    }
+}
+
+/// `x` to the power `n` rounded down (`x` in [0, 1]) or up (`x` at least 1), by squaring.
+fn power_down(x: f64, n: u64) -> f64 {
+    power(x, n, f64::next_down)
+}
+
+fn power_up(x: f64, n: u64) -> f64 {
+    power(x, n, f64::next_up)
+}
+
+fn power(mut x: f64, mut n: u64, out: fn(f64) -> f64) -> f64 {
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc = out(acc * x);
+        }
+        x = out(x * x);
+        n >>= 1;
+    }
+    acc
+}
+
+/// `k` steps over the open states from `start` (fewer when a step changes nothing, or
+/// when `drift` bounds the rest within its precision): the bounds after the last step,
+/// those one step before, and the steps taken.
+#[allow(clippy::too_many_arguments)]
 fn run(
     m: &Form,
     sides: &Sides,
@@ -145,7 +327,11 @@ fn run(
     start: Vec<[f64; 2]>,
     k: u64,
     clamp: bool,
+    drift: Option<&Drift>,
 ) -> (Vec<[f64; 2]>, Vec<[f64; 2]>, u64) {
+    if let Some(d) = drift {
+        return plain(m, sides, rew, start, k, d);
+    }
     let mut cur = start;
     let mut prev = cur.clone();
     let mut steps = 0;
@@ -158,6 +344,113 @@ fn run(
         }
     }
     (cur, prev, steps)
+}
+
+/// The steps of a [`Drift`] (every state steps, nothing clamped) on one value per state,
+/// their rounding bounded as a whole: twice as few operations as carrying two bounds.
+/// With `E` a bound on every state's distance from its exact value, a step adds at most
+/// the rounding of its sums, `margin * (reward + sum * largest value)` (every term is at
+/// least 0), to the distance it carries from the step before, at most `sum * E` (the
+/// step is a best of averages). Values are at least 0, and those computed as 0 are
+/// exact (a sum of terms at least 0 is 0 only when each is). Returns bounds as [`run`].
+fn plain(
+    m: &Form,
+    sides: &Sides,
+    rew: &[f64],
+    start: Vec<[f64; 2]>,
+    k: u64,
+    d: &Drift,
+) -> (Vec<[f64; 2]>, Vec<[f64; 2]>, u64) {
+    let sum = d.sums[1].max(1.0);
+    // The start's distance from the exact start.
+    let mut error = start
+        .iter()
+        .map(|&[lo, hi]| (midpoint(lo, hi).1 * lo.max(1.0)).next_up())
+        .fold(0.0, fmax);
+    let mut cur: Vec<f64> = start.iter().map(|&[lo, hi]| midpoint(lo, hi).0).collect();
+    let mut prev = cur.clone();
+    let mut before = error;
+    let mut steps = 0;
+    let bounds = |x: &[f64], e: f64| -> Vec<[f64; 2]> {
+        x.iter()
+            .map(|&v| {
+                if v == 0.0 {
+                    [0.0, 0.0]
+                } else {
+                    [(v - e).next_down().max(0.0), (v + e).next_up()]
+                }
+            })
+            .collect()
+    };
+    // The largest value, which bounds the rounding of the next step's sums.
+    let mut top = cur.iter().copied().fold(0.0, fmax);
+    while steps < k {
+        let rounding = d.rounding(top);
+        let changed;
+        (changed, top) = plain_step(m, sides, rew, &cur, &mut prev);
+        std::mem::swap(&mut cur, &mut prev);
+        before = error;
+        error = ((sum * error).next_up() + rounding).next_up();
+        steps += 1;
+        if !changed && steps < k {
+            // Every later step would repeat this one while its bound on the error grew
+            // by the rounding: the two bounds, which stop too, take the steps left.
+            let open = vec![true; cur.len()];
+            let from = bounds(&cur, error);
+            let (end, before, more) = run(m, sides, &open, rew, from, k - steps, false, None);
+            return (end, before, steps + more);
+        }
+        if Drift::due(steps, k) {
+            if let Some((end, before)) = d.jump(m, sides, rew, &cur, error, k - steps) {
+                return (end, before, steps);
+            }
+        }
+    }
+    (bounds(&cur, error), bounds(&prev, before), steps)
+}
+
+/// One plain step of every state, from `cur` into `next`: whether anything changed, and
+/// the largest new value.
+fn plain_step(m: &Form, sides: &Sides, rew: &[f64], cur: &[f64], next: &mut [f64]) -> (bool, f64) {
+    match (sides.mode(), rew.is_empty()) {
+        (MAXIMISE, true) => plain_as::<false, MAXIMISE>(m, sides, rew, cur, next),
+        (MAXIMISE, false) => plain_as::<true, MAXIMISE>(m, sides, rew, cur, next),
+        (MINIMISE, true) => plain_as::<false, MINIMISE>(m, sides, rew, cur, next),
+        (MINIMISE, false) => plain_as::<true, MINIMISE>(m, sides, rew, cur, next),
+        (_, true) => plain_as::<false, EACH>(m, sides, rew, cur, next),
+        (_, false) => plain_as::<true, EACH>(m, sides, rew, cur, next),
+    }
+}
+
+fn plain_as<const R: bool, const MODE: u8>(
+    m: &Form,
+    sides: &Sides,
+    rew: &[f64],
+    cur: &[f64],
+    next: &mut [f64],
+) -> (bool, f64) {
+    let block = |first: usize, out: &mut [f64]| {
+        let (mut changed, mut top) = (false, 0.0f64);
+        for (i, slot) in out.iter_mut().enumerate() {
+            let s = first + i;
+            let v = fmax(
+                bellman::plain::<R, MODE>(m, rew, &sides.maximise, s, cur),
+                0.0,
+            );
+            changed |= v != cur[s];
+            top = fmax(top, v);
+            *slot = v;
+        }
+        (changed, top)
+    };
+    if next.len() >= PARALLEL {
+        next.par_chunks_mut(BLOCK)
+            .enumerate()
+            .map(|(b, out)| block(b * BLOCK, out))
+            .reduce(|| (false, 0.0), |a, b| (a.0 || b.0, fmax(a.1, b.1)))
+    } else {
+        block(0, next)
+    }
 }
 
 /// The answer of `k` steps from the bounds after them (`cur`) and one step before
@@ -233,7 +526,8 @@ fn finish(
 /// on each state's value), in `f64`: each step is a step over the open states, a state
 /// outside `open` being worth its start value at the first step (it is reached after
 /// the `k`-th) and 0 before (the path left `open` too early). `clamp` keeps
-/// probabilities within [0, 1].
+/// probabilities within [0, 1]. With every state open and no clamp, the steps may end
+/// in a [`Drift`] jump within `precision`.
 pub(crate) fn prefix(
     m: &Form,
     sides: &Sides,
@@ -241,17 +535,19 @@ pub(crate) fn prefix(
     start: Vec<[f64; 2]>,
     k: u64,
     clamp: bool,
+    precision: f64,
 ) -> Answer {
     if k == 0 {
         return finish(m, sides, open, &[], start.clone(), start, 0, 0);
     }
-    let (mut cur, _, first) = run(m, sides, open, &[], start.clone(), 1, clamp);
+    let (mut cur, _, first) = run(m, sides, open, &[], start.clone(), 1, clamp, None);
     for (x, &o) in cur.iter_mut().zip(open) {
         if !o {
             *x = [0.0, 0.0];
         }
     }
-    let (cur, prev, steps) = run(m, sides, open, &[], cur, k - 1, clamp);
+    let drift = (!clamp && open.iter().all(|&o| o)).then(|| Drift::new(m, &[], precision));
+    let (cur, prev, steps) = run(m, sides, open, &[], cur, k - 1, clamp, drift.as_ref());
     // After one step, the choices of the first are judged by the start values.
     let prev = if k == 1 { start } else { prev };
     finish(m, sides, open, &[], cur, prev, first + steps, k)

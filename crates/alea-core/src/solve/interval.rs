@@ -80,6 +80,7 @@
 
 use rayon::prelude::*;
 
+use super::bellman::{self, View, EACH, MAXIMISE, MINIMISE};
 use super::guess::Attempt;
 use super::setup::{Kind, Setup, INFINITE, ONE, TARGET, UNKNOWN, ZERO};
 use super::{Answer, Goal, Sides};
@@ -514,19 +515,6 @@ impl Pace {
     }
 }
 
-/// Where a sweep reads bounds: the whole array, or a window of it that a block of a
-/// parallel sweep updates on its own (states outside the window read as they were).
-trait View {
-    fn get(&self, j: u32) -> [f64; 2];
-}
-
-impl View for [[f64; 2]] {
-    #[inline(always)]
-    fn get(&self, j: u32) -> [f64; 2] {
-        self[j as usize]
-    }
-}
-
 struct Window<'a> {
     x: &'a [[f64; 2]],
     own: &'a [[f64; 2]],
@@ -584,12 +572,6 @@ pub(super) struct Solver<'a> {
     strict: bool,
     stop: &'a Stop,
 }
-
-/// How a sweep picks among a state's choices: always the greatest, always the least, or
-/// as each state's player (a game). Fixed at compile time in the hot loop.
-const MAXIMISE: u8 = 0;
-const MINIMISE: u8 = 1;
-const EACH: u8 = 2;
 
 impl Solver<'_> {
     /// The collapsed end component of `s`, or [`NONE`].
@@ -700,51 +682,13 @@ impl Solver<'_> {
         best
     }
 
-    /// Bounds on the value of state `s`, none of whose choices may stay in it: the best
-    /// choice's reward plus its successors' bounds weighted by probability, with the
-    /// margins of [`Solver::choice`], in a lean loop (the hot path of every sweep). A
+    /// Bounds on the value of state `s`, none of whose choices may stay in it: the
+    /// engine's one Bellman step ([`bellman::lean`]), the hot path of every sweep. A
     /// choice that may reach a state of infinite value (only for the least reward) is
-    /// infinite and never the least. `MODE` says how the best is picked ([`MAXIMISE`],
-    /// [`MINIMISE`] or [`EACH`] state as its player).
+    /// infinite and never the least.
     #[inline(always)]
     fn lean<const R: bool, const MODE: u8, V: View + ?Sized>(&self, s: u32, x: &V) -> [f64; 2] {
-        let m = self.m;
-        let s = s as usize;
-        let max = match MODE {
-            MAXIMISE => true,
-            MINIMISE => false,
-            _ => self.sides.maximise[s],
-        };
-        let init = if max {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-        let (mut best_lo, mut best_hi) = (init, init);
-        for c in m.choices[s]..m.choices[s + 1] {
-            let (a, b) = (m.row[c], m.row[c + 1]);
-            let (mut lo, mut hi) = if R {
-                (self.rew[c], self.rew[c])
-            } else {
-                (0.0, 0.0)
-            };
-            for (&j, &p) in m.to[a..b].iter().zip(&m.prob[a..b]) {
-                let [l, h] = x.get(j);
-                lo += p * l;
-                hi += p * h;
-            }
-            let e = margin(b - a);
-            lo *= 1.0 - e;
-            hi *= 1.0 + e;
-            if max {
-                best_lo = fmax(best_lo, lo);
-                best_hi = fmax(best_hi, hi);
-            } else {
-                best_lo = fmin(best_lo, lo);
-                best_hi = fmin(best_hi, hi);
-            }
-        }
-        [best_lo, best_hi]
+        bellman::lean::<R, MODE, V>(self.m, self.rew, &self.sides.maximise, s as usize, x)
     }
 
     #[inline(always)]
@@ -802,13 +746,7 @@ impl Solver<'_> {
     /// alternating directions).
     fn sweep<const R: bool>(&self, plan: &mut Plan, x: &mut [[f64; 2]], verify: Verify) -> Sweep {
         let Verify { lo, hi } = verify;
-        let mode = if !self.sides.maximise.is_empty() {
-            EACH
-        } else if self.sides.goal == Goal::Max {
-            MAXIMISE
-        } else {
-            MINIMISE
-        };
+        let mode = self.sides.mode();
         match (mode, lo, hi) {
             (MAXIMISE, false, false) => self.sweep_as::<R, MAXIMISE, false, false>(plan, x),
             (MAXIMISE, false, true) => self.sweep_as::<R, MAXIMISE, false, true>(plan, x),

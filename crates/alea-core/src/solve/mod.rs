@@ -26,6 +26,7 @@
 //! Every stored transition must have a positive probability, and every state a choice.
 
 pub mod acyclic;
+mod bellman;
 mod bounded;
 mod exact;
 pub mod game;
@@ -370,7 +371,8 @@ pub fn bounded_until_exact(
 /// [0, 1]. The step-bounded properties with a first step (`F>=k`, `U[a,b]`) are such a
 /// prefix before their remaining question; with `open` every state, the expected value
 /// of `start` after `k` steps (the instantaneous reward). The best choice depends on the
-/// steps left: the strategy is the best first move.
+/// steps left: the strategy is the best first move. With `open` every state and not
+/// `probability`, many steps may be bounded at once, within `precision`.
 pub fn prefix(
     m: &Form,
     goal: Goal,
@@ -378,6 +380,7 @@ pub fn prefix(
     start: Vec<[f64; 2]>,
     k: u64,
     probability: bool,
+    precision: f64,
 ) -> Result<Answer> {
     let g = checked(m, &[("open", open)]);
     assert_eq!(start.len(), m.states(), "one start value per state");
@@ -388,6 +391,7 @@ pub fn prefix(
         start,
         k,
         probability,
+        precision,
     ))
 }
 
@@ -441,10 +445,24 @@ pub fn reach_reward_exact(
 
 /// The expected reward gathered in the first `k` steps (the rewards of the states left
 /// and the choices taken in them). The strategy is the best first move for `k` steps.
-pub fn cumulative_reward(m: &Form, goal: Goal, rewards: &Rewards, k: u64) -> Result<Answer> {
+/// Once the values gain the same each step, within `precision`, the steps left are
+/// bounded at once rather than taken.
+pub fn cumulative_reward(
+    m: &Form,
+    goal: Goal,
+    rewards: &Rewards,
+    k: u64,
+    precision: f64,
+) -> Result<Answer> {
     let g = checked(m, &[]);
     let rew = rewards_f64(&g, rewards);
-    Ok(bounded::cumulative(&g, &Sides::new(&g, goal), &rew, k))
+    Ok(bounded::cumulative(
+        &g,
+        &Sides::new(&g, goal),
+        &rew,
+        k,
+        precision,
+    ))
 }
 
 /// [`cumulative_reward`] in exact rationals.

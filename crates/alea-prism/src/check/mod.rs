@@ -1029,7 +1029,7 @@ impl Evaluator<'_> {
                         let k = step_count(self.scope, k)?;
                         let values = match &rewards {
                             Gathered::Float(r) => {
-                                StateValues::Float(solve::cumulative_reward(m, g, r, k)?)
+                                StateValues::Float(solve::cumulative_reward(m, g, r, k, cx.precision)?)
                             }
                             Gathered::Exact(r) => {
                                 StateValues::Exact(solve::cumulative_reward_exact(m, g, r, k)?)
@@ -1044,7 +1044,7 @@ impl Evaluator<'_> {
                         let values = match &rewards {
                             Gathered::Float(r) => {
                                 let start = r.state.iter().map(|&v| [v, v]).collect();
-                                StateValues::Float(solve::prefix(m, g, &all, start, k, false)?)
+                                StateValues::Float(solve::prefix(m, g, &all, start, k, false, cx.precision)?)
                             }
                             Gathered::Exact(r) => StateValues::Exact(solve::prefix_exact(
                                 m,

@@ -168,7 +168,7 @@ pub(super) fn probability(
                     .iter()
                     .map(|&t| [f64::from(u8::from(t)); 2])
                     .collect();
-                StateValues::Float(solve::prefix(m, goal, &all, start, 1, true)?)
+                StateValues::Float(solve::prefix(m, goal, &all, start, 1, true, cx.precision)?)
             }
         }
         Lowered::Until {
@@ -205,9 +205,15 @@ pub(super) fn probability(
             }
             // Before it, `from` steps through `stay`.
             match rest {
-                StateValues::Float(a) => {
-                    StateValues::Float(solve::prefix(m, goal, stay, bounds(&a), *from, true)?)
-                }
+                StateValues::Float(a) => StateValues::Float(solve::prefix(
+                    m,
+                    goal,
+                    stay,
+                    bounds(&a),
+                    *from,
+                    true,
+                    cx.precision,
+                )?),
                 StateValues::Exact(a) => {
                     let start = a
                         .values

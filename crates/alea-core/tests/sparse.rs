@@ -407,6 +407,48 @@ fn many_steps_of_reward_are_bounded_within_the_precision() {
     );
 }
 
+#[test]
+fn values_below_the_range_of_f64_are_not_taken_for_zero() {
+    // A chain that moves on with probability 1/2 and otherwise falls into a sink: after
+    // 1100 steps the end is reached with probability 2^-1100, below every f64 but 0.
+    let n = 1102;
+    let sink = (n - 1) as u32;
+    let mut spec: Spec = (0..n - 2)
+        .map(|s| vec![vec![(s as u32 + 1, q(1, 2)), (sink, q(1, 2))]])
+        .collect();
+    spec.push(vec![vec![((n - 2) as u32, q(1, 1))]]);
+    spec.push(vec![vec![(sink, q(1, 1))]]);
+    let m = to_sparse(&spec);
+    let mut target = vec![false; n];
+    target[n - 2] = true;
+    let a = bounded_until(&m, Goal::Max, &vec![true; n], &target, 1100).unwrap();
+    assert!(!a.pinned[0], "2^-1100 is not exactly 0");
+    assert!(a.values[0] >= 0.0 && a.error_bound > 0.0);
+    // One step short it is 0, within the bound (values that small were read, so no 0
+    // is taken as exact); far short, with every value read in the normal range, exactly.
+    let a = bounded_until(&m, Goal::Max, &vec![true; n], &target, 1099).unwrap();
+    assert!(!a.pinned[0] && a.values[0] <= a.error_bound);
+    let a = bounded_until(&m, Goal::Max, &vec![true; n], &target, 1000).unwrap();
+    assert!(a.pinned[0] && a.values[0] == 0.0);
+    // A reward of 1e-306 two steps away with probability 2^-63: about 1e-325.
+    let spec: Spec = vec![
+        vec![vec![
+            (1, q(1, 1 << 62) / q(2, 1)),
+            (2, q(1, 1) - q(1, 1 << 62) / q(2, 1)),
+        ]],
+        vec![vec![(1, q(1, 1))]],
+        vec![vec![(2, q(1, 1))]],
+    ];
+    let m = to_sparse(&spec);
+    let rewards = Rewards {
+        state: vec![0.0, 1e-306, 0.0],
+        choice: Vec::new(),
+    };
+    let a = cumulative_reward(&m, Goal::Max, &rewards, 2, 1e-9).unwrap();
+    assert!(!a.pinned[0], "about 1e-325 is not exactly 0");
+    assert!(a.error_bound > 0.0);
+}
+
 // ---------------------------------------------------------------------------------
 // Hand-computed cases.
 // ---------------------------------------------------------------------------------

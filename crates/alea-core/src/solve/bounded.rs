@@ -81,8 +81,9 @@ fn choice(m: &Form, c: usize, rew: &[f64], x: &[[f64; 2]]) -> [f64; 2] {
     [lo * (1.0 - e), hi * (1.0 + e)]
 }
 
-/// One step over the open states, from `cur` into `next`; whether anything changed.
-/// `clamp` keeps probabilities within [0, 1]; every value is at least 0.
+/// One step over the open states, from `cur` into `next`: whether anything changed, and
+/// the least upper bound above 0 among the new bounds. `clamp` keeps probabilities
+/// within [0, 1]; every value is at least 0.
 fn step(
     m: &Form,
     sides: &Sides,
@@ -91,7 +92,7 @@ fn step(
     cur: &[[f64; 2]],
     next: &mut [[f64; 2]],
     clamp: bool,
-) -> bool {
+) -> (bool, f64) {
     // The hot loop compiled for each way of picking and of gathering.
     match (sides.mode(), rew.is_empty()) {
         (MAXIMISE, true) => step_as::<false, MAXIMISE>(m, sides, open, rew, cur, next, clamp),
@@ -111,29 +112,72 @@ fn step_as<const R: bool, const MODE: u8>(
     cur: &[[f64; 2]],
     next: &mut [[f64; 2]],
     clamp: bool,
-) -> bool {
+) -> (bool, f64) {
     let top = if clamp { 1.0 } else { f64::INFINITY };
     let block = |first: usize, out: &mut [[f64; 2]]| {
-        let mut changed = false;
+        let (mut changed, mut low) = (false, f64::INFINITY);
         for (i, slot) in out.iter_mut().enumerate() {
             let s = first + i;
             if open[s] {
                 let [lo, hi] = lean::<R, MODE, _>(m, rew, &sides.maximise, s, cur);
                 let v = [fmin(fmax(lo, 0.0), top), fmin(fmax(hi, 0.0), top)];
                 changed |= v != cur[s];
+                if v[1] > 0.0 {
+                    low = fmin(low, v[1]);
+                }
                 *slot = v;
             }
         }
-        changed
+        (changed, low)
     };
     if next.len() >= PARALLEL {
         next.par_chunks_mut(BLOCK)
             .enumerate()
             .map(|(b, out)| block(b * BLOCK, out))
-            .reduce(|| false, |a, b| a || b)
+            .reduce(
+                || (false, f64::INFINITY),
+                |a, b| (a.0 || b.0, fmin(a.1, b.1)),
+            )
     } else {
         block(0, next)
     }
+}
+
+/// Where steps ended: the bounds after the last step (`cur`) and one step before
+/// (`prev`), the steps taken, and the least value above 0 that a step read, which tells
+/// whether a product may have fallen below the normal range of `f64` (see [`tiny`]).
+struct Steps {
+    cur: Vec<[f64; 2]>,
+    prev: Vec<[f64; 2]>,
+    taken: u64,
+    low: f64,
+}
+
+/// The least value above 0 among upper bounds.
+fn least_above_zero(x: &[[f64; 2]]) -> f64 {
+    x.iter()
+        .map(|&[_, hi]| hi)
+        .filter(|&h| h > 0.0)
+        .fold(f64::INFINITY, fmin)
+}
+
+/// Whether a product of a probability and a value of at least `low` may have fallen
+/// below the normal range of `f64`. There, rounding is absolute rather than relative, so
+/// the margins do not cover it, and a sum may round to 0 while its exact value is not.
+fn tiny(m: &Form, low: f64) -> bool {
+    let least = m.prob.iter().copied().filter(|&p| p > 0.0).fold(1.0, fmin);
+    low * least < f64::MIN_POSITIVE
+}
+
+/// A bound on what products below the normal range can have lost in `steps` steps of
+/// `m`: each of a choice's terms and additions at most half the smallest `f64`.
+fn underflow(m: &Form, steps: u64) -> f64 {
+    let widest = (0..m.choice_count())
+        .map(|c| m.transitions_of(c).len())
+        .max()
+        .unwrap_or(0);
+    let (_, count) = count(steps + 1);
+    (count * (widest as f64 + 1.0) * 4.0 * f64::from_bits(1)).next_up()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -147,8 +191,8 @@ fn iterate(
     clamp: bool,
     drift: Option<&Drift>,
 ) -> Answer {
-    let (cur, prev, steps) = run(m, sides, open, rew, start, k, clamp, drift);
-    finish(m, sides, open, rew, cur, prev, steps, k)
+    let steps = run(m, sides, open, rew, start, k, clamp, drift);
+    finish(m, sides, open, rew, steps, k)
 }
 
 /// The steps left bounded at once, where that is sound: every state steps and nothing is
@@ -169,6 +213,8 @@ pub(crate) struct Drift {
     /// The largest margin of a choice's sum, and the largest reward of a choice.
     margin: f64,
     reward: f64,
+    /// What products below the normal range of `f64` may lose in one step.
+    underflow: f64,
 }
 
 impl Drift {
@@ -190,6 +236,7 @@ impl Drift {
             sums,
             margin: margin(widest),
             reward: rew.iter().copied().fold(0.0, fmax),
+            underflow: underflow(m, 0),
         }
     }
 
@@ -200,10 +247,11 @@ impl Drift {
     }
 
     /// The rounding of one step from values at most `top`: `margin * (reward + sum *
-    /// top)`, rounded up.
+    /// top)`, rounded up, plus what products below the normal range may lose.
     fn rounding(&self, top: f64) -> f64 {
         let sum = self.sums[1].max(1.0);
-        (self.margin * (self.reward + (sum * top).next_up()).next_up()).next_up()
+        let relative = (self.margin * (self.reward + (sum * top).next_up()).next_up()).next_up();
+        (relative + self.underflow).next_up()
     }
 
     /// Bounds after `n` and after `n - 1` more steps from `x`, values within `error` of
@@ -316,8 +364,7 @@ fn power(mut x: f64, mut n: u64, out: fn(f64) -> f64) -> f64 {
 }
 
 /// `k` steps over the open states from `start` (fewer when a step changes nothing, or
-/// when `drift` bounds the rest within its precision): the bounds after the last step,
-/// those one step before, and the steps taken.
+/// when `drift` bounds the rest within its precision).
 #[allow(clippy::too_many_arguments)]
 fn run(
     m: &Form,
@@ -328,22 +375,30 @@ fn run(
     k: u64,
     clamp: bool,
     drift: Option<&Drift>,
-) -> (Vec<[f64; 2]>, Vec<[f64; 2]>, u64) {
+) -> Steps {
     if let Some(d) = drift {
         return plain(m, sides, rew, start, k, d);
     }
+    let mut low = least_above_zero(&start);
     let mut cur = start;
     let mut prev = cur.clone();
-    let mut steps = 0;
-    while steps < k {
-        let changed = step(m, sides, open, rew, &cur, &mut prev, clamp);
+    let mut taken = 0;
+    while taken < k {
+        let (changed, least) = step(m, sides, open, rew, &cur, &mut prev, clamp);
         std::mem::swap(&mut cur, &mut prev);
-        steps += 1;
+        taken += 1;
+        // The last step's values are read too: by the choices' values.
+        low = fmin(low, least);
         if !changed {
             break;
         }
     }
-    (cur, prev, steps)
+    Steps {
+        cur,
+        prev,
+        taken,
+        low,
+    }
 }
 
 /// The steps of a [`Drift`] (every state steps, nothing clamped) on one value per state,
@@ -353,65 +408,79 @@ fn run(
 /// least 0), to the distance it carries from the step before, at most `sum * E` (the
 /// step is a best of averages). Values are at least 0, and those computed as 0 are
 /// exact (a sum of terms at least 0 is 0 only when each is). Returns bounds as [`run`].
-fn plain(
-    m: &Form,
-    sides: &Sides,
-    rew: &[f64],
-    start: Vec<[f64; 2]>,
-    k: u64,
-    d: &Drift,
-) -> (Vec<[f64; 2]>, Vec<[f64; 2]>, u64) {
+fn plain(m: &Form, sides: &Sides, rew: &[f64], start: Vec<[f64; 2]>, k: u64, d: &Drift) -> Steps {
     let sum = d.sums[1].max(1.0);
     // The start's distance from the exact start.
     let mut error = start
         .iter()
         .map(|&[lo, hi]| (midpoint(lo, hi).1 * lo.max(1.0)).next_up())
         .fold(0.0, fmax);
+    let mut low = least_above_zero(&start);
     let mut cur: Vec<f64> = start.iter().map(|&[lo, hi]| midpoint(lo, hi).0).collect();
     let mut prev = cur.clone();
     let mut before = error;
-    let mut steps = 0;
-    let bounds = |x: &[f64], e: f64| -> Vec<[f64; 2]> {
-        x.iter()
-            .map(|&v| {
-                if v == 0.0 {
-                    [0.0, 0.0]
-                } else {
-                    [(v - e).next_down().max(0.0), (v + e).next_up()]
-                }
-            })
-            .collect()
-    };
+    let mut taken = 0;
     // The largest value, which bounds the rounding of the next step's sums.
     let mut top = cur.iter().copied().fold(0.0, fmax);
-    while steps < k {
+    while taken < k {
         let rounding = d.rounding(top);
-        let changed;
-        (changed, top) = plain_step(m, sides, rew, &cur, &mut prev);
+        let (changed, least);
+        (changed, top, least) = plain_step(m, sides, rew, &cur, &mut prev);
         std::mem::swap(&mut cur, &mut prev);
+        low = fmin(low, least);
         before = error;
         error = ((sum * error).next_up() + rounding).next_up();
-        steps += 1;
-        if !changed && steps < k {
+        taken += 1;
+        if !changed && taken < k {
             // Every later step would repeat this one while its bound on the error grew
             // by the rounding: the two bounds, which stop too, take the steps left.
             let open = vec![true; cur.len()];
-            let from = bounds(&cur, error);
-            let (end, before, more) = run(m, sides, &open, rew, from, k - steps, false, None);
-            return (end, before, steps + more);
+            let from = bounds(m, &cur, error, low);
+            let rest = run(m, sides, &open, rew, from, k - taken, false, None);
+            return Steps {
+                taken: taken + rest.taken,
+                ..rest
+            };
         }
-        if Drift::due(steps, k) {
-            if let Some((end, before)) = d.jump(m, sides, rew, &cur, error, k - steps) {
-                return (end, before, steps);
+        if Drift::due(taken, k) {
+            if let Some((cur, prev)) = d.jump(m, sides, rew, &cur, error, k - taken) {
+                return Steps {
+                    cur,
+                    prev,
+                    taken,
+                    low: f64::INFINITY,
+                };
             }
         }
     }
-    (bounds(&cur, error), bounds(&prev, before), steps)
+    Steps {
+        cur: bounds(m, &cur, error, low),
+        prev: bounds(m, &prev, before, low),
+        taken,
+        // The errors cover what products below the normal range may lose.
+        low: f64::INFINITY,
+    }
 }
 
-/// One plain step of every state, from `cur` into `next`: whether anything changed, and
-/// the largest new value.
-fn plain_step(m: &Form, sides: &Sides, rew: &[f64], cur: &[f64], next: &mut [f64]) -> (bool, f64) {
+/// Bounds from values within `error` of the exact ones; a value of 0 is exact unless a
+/// product may have fallen below the normal range (the values read being at least
+/// `low`).
+fn bounds(m: &Form, x: &[f64], error: f64, low: f64) -> Vec<[f64; 2]> {
+    let exact_zeros = !tiny(m, low);
+    x.iter()
+        .map(|&v| {
+            if v == 0.0 && exact_zeros {
+                [0.0, 0.0]
+            } else {
+                [(v - error).next_down().max(0.0), (v + error).next_up()]
+            }
+        })
+        .collect()
+}
+
+/// One plain step of every state, from `cur` into `next`: whether anything changed, the
+/// largest new value and the least above 0.
+fn plain_step(m: &Form, sides: &Sides, rew: &[f64], cur: &[f64], next: &mut [f64]) -> Stepped {
     match (sides.mode(), rew.is_empty()) {
         (MAXIMISE, true) => plain_as::<false, MAXIMISE>(m, sides, rew, cur, next),
         (MAXIMISE, false) => plain_as::<true, MAXIMISE>(m, sides, rew, cur, next),
@@ -422,15 +491,18 @@ fn plain_step(m: &Form, sides: &Sides, rew: &[f64], cur: &[f64], next: &mut [f64
     }
 }
 
+/// Whether a plain step changed anything, its largest value and its least above 0.
+type Stepped = (bool, f64, f64);
+
 fn plain_as<const R: bool, const MODE: u8>(
     m: &Form,
     sides: &Sides,
     rew: &[f64],
     cur: &[f64],
     next: &mut [f64],
-) -> (bool, f64) {
+) -> Stepped {
     let block = |first: usize, out: &mut [f64]| {
-        let (mut changed, mut top) = (false, 0.0f64);
+        let (mut changed, mut top, mut low) = (false, 0.0f64, f64::INFINITY);
         for (i, slot) in out.iter_mut().enumerate() {
             let s = first + i;
             let v = fmax(
@@ -439,15 +511,19 @@ fn plain_as<const R: bool, const MODE: u8>(
             );
             changed |= v != cur[s];
             top = fmax(top, v);
+            if v > 0.0 {
+                low = fmin(low, v);
+            }
             *slot = v;
         }
-        (changed, top)
+        (changed, top, low)
     };
+    let merge = |a: Stepped, b: Stepped| (a.0 || b.0, fmax(a.1, b.1), fmin(a.2, b.2));
     if next.len() >= PARALLEL {
         next.par_chunks_mut(BLOCK)
             .enumerate()
             .map(|(b, out)| block(b * BLOCK, out))
-            .reduce(|| (false, 0.0), |a, b| (a.0 || b.0, fmax(a.1, b.1)))
+            .reduce(|| (false, 0.0, f64::INFINITY), merge)
     } else {
         block(0, next)
     }
@@ -456,16 +532,20 @@ fn plain_as<const R: bool, const MODE: u8>(
 /// The answer of `k` steps from the bounds after them (`cur`) and one step before
 /// (`prev`): the midpoints, the best first move, and the values the moves are judged by.
 #[allow(clippy::too_many_arguments)]
-fn finish(
-    m: &Form,
-    sides: &Sides,
-    open: &[bool],
-    rew: &[f64],
-    cur: Vec<[f64; 2]>,
-    prev: Vec<[f64; 2]>,
-    steps: u64,
-    k: u64,
-) -> Answer {
+fn finish(m: &Form, sides: &Sides, open: &[bool], rew: &[f64], steps: Steps, k: u64) -> Answer {
+    let Steps {
+        mut cur,
+        mut prev,
+        taken,
+        low,
+    } = steps;
+    if tiny(m, low) {
+        // Products below the normal range: their loss bounded absolutely, and no 0 exact.
+        let lost = underflow(m, taken);
+        for x in cur.iter_mut().chain(prev.iter_mut()) {
+            *x = [(x[0] - lost).next_down().max(0.0), (x[1] + lost).next_up()];
+        }
+    }
     // The first move of the best strategy for k steps is best for the k - 1 steps left.
     let mut strategy = vec![0u32; m.states()];
     if k > 0 {
@@ -490,6 +570,14 @@ fn finish(
         .map(|&[lo, hi]| {
             if lo == hi {
                 lo
+            } else if !hi.is_finite() {
+                // A value beyond the range of `f64` (the exact one is finite): unknown.
+                error_bound = f64::INFINITY;
+                if lo.is_finite() {
+                    lo
+                } else {
+                    f64::MAX
+                }
             } else {
                 let (mid, err) = midpoint(lo, hi);
                 error_bound = error_bound.max(err);
@@ -516,7 +604,7 @@ fn finish(
         values,
         error_bound,
         strategy,
-        sweeps: steps,
+        sweeps: taken,
         pinned,
         before: Some(before),
     }
@@ -538,19 +626,30 @@ pub(crate) fn prefix(
     precision: f64,
 ) -> Answer {
     if k == 0 {
-        return finish(m, sides, open, &[], start.clone(), start, 0, 0);
+        let steps = Steps {
+            low: least_above_zero(&start),
+            cur: start.clone(),
+            prev: start,
+            taken: 0,
+        };
+        return finish(m, sides, open, &[], steps, 0);
     }
-    let (mut cur, _, first) = run(m, sides, open, &[], start.clone(), 1, clamp, None);
-    for (x, &o) in cur.iter_mut().zip(open) {
+    let mut first = run(m, sides, open, &[], start.clone(), 1, clamp, None);
+    for (x, &o) in first.cur.iter_mut().zip(open) {
         if !o {
             *x = [0.0, 0.0];
         }
     }
     let drift = (!clamp && open.iter().all(|&o| o)).then(|| Drift::new(m, &[], precision));
-    let (cur, prev, steps) = run(m, sides, open, &[], cur, k - 1, clamp, drift.as_ref());
-    // After one step, the choices of the first are judged by the start values.
-    let prev = if k == 1 { start } else { prev };
-    finish(m, sides, open, &[], cur, prev, first + steps, k)
+    let rest = run(m, sides, open, &[], first.cur, k - 1, clamp, drift.as_ref());
+    let steps = Steps {
+        // After one step, the choices of the first are judged by the start values.
+        prev: if k == 1 { start } else { rest.prev },
+        taken: first.taken + rest.taken,
+        low: fmin(first.low, rest.low),
+        cur: rest.cur,
+    };
+    finish(m, sides, open, &[], steps, k)
 }
 
 /// [`prefix`] exactly.

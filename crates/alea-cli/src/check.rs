@@ -12,7 +12,6 @@ use indicatif::ProgressBar;
 use serde_json::{json, Map, Value as Json};
 
 use alea_core::{decimal, fraction};
-use alea_prism::ast::ModelType;
 use alea_prism::check::{Item, Number};
 use alea_prism::session::{
     self, Answer, ChoiceReport, Kind, Loading, Progress, Run, Settings, Sizes, Source, Val,
@@ -257,7 +256,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<(), Failure> {
         None => None,
     };
     let program = &session.program;
-    if args.strategy.is_some() && program.kind != ModelType::Mdp {
+    if args.strategy.is_some() && !program.kind.chooses() {
         return Err(Failure::bad_input(
             "--strategy: the model is a dtmc, which has no choices; a strategy needs an mdp",
         ));

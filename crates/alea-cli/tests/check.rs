@@ -333,6 +333,34 @@ fn at_a_state_every_choice_with_its_value_and_loss() {
 }
 
 #[test]
+fn at_a_game_state_the_choices_are_judged_by_its_player() {
+    // In the duel, the attacker maximises a hit: on the defender's turn, running (a hit
+    // then 2/3 * 3/4 = 1/2) is the defender's best, hiding (5/6 * 3/4 = 5/8) loses 1/8.
+    let out = run(alea()
+        .args([
+            "check",
+            "--prop",
+            "<<attacker>> Pmax=? [F \"hit\"]",
+            "--at",
+            "t=1,st=0",
+            "--exact",
+            "--json",
+        ])
+        .arg(models_dir().join("duel.prism")));
+    let line = &json_lines(&out)[0];
+    assert_eq!(line["exact"], "3/4");
+    let at = &line["at"];
+    assert_eq!(at["exact"], "1/2");
+    let choices = at["choices"].as_array().unwrap();
+    assert_eq!(choices.len(), 2);
+    assert_eq!(choices[0]["action"], "[run]");
+    assert_eq!(choices[0]["loss_exact"], "0/1");
+    assert_eq!(choices[1]["action"], "[hide]");
+    assert_eq!(choices[1]["exact"], "5/8");
+    assert_eq!(choices[1]["loss_exact"], "1/8");
+}
+
+#[test]
 fn at_a_state_a_step_bounded_choice_is_worth_the_steps_left_after_it() {
     // From x=0, `a` reaches the target x=1 at once with chance 1/2 (else stays); `b`
     // goes to x=2, one step from it. Within 1 step only `a` can get there; within 2, `b`

@@ -23,11 +23,17 @@ fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every case of the test models.
+/// Every case of the test models that a cluster checks (a game's coalitions are for the
+/// single process so far).
 fn cases() -> Vec<Value> {
     let text = std::fs::read_to_string(models("expected.json")).unwrap();
     let all: Value = serde_json::from_str(&text).unwrap();
-    all["cases"].as_array().unwrap().clone()
+    let cases = all["cases"].as_array().unwrap();
+    cases
+        .iter()
+        .filter(|c| !c["property"].as_str().unwrap().contains("<<"))
+        .cloned()
+        .collect()
 }
 
 /// The exact answer of a case as a float, `None` for infinity.
@@ -207,6 +213,15 @@ fn what_a_cluster_does_not_do_is_refused_with_the_reason() {
         err.contains("--exact (exact arithmetic) is single-process only"),
         "{err}"
     );
+    // A game's coalition is for the single process, so far.
+    let duel = models("duel.prism");
+    let prop = "<<attacker>> Pmax=? [F \"hit\"]";
+    let outs = cluster(&["check", &duel, "--prop", prop], 2, 1, 24740);
+    for out in &outs {
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not the coalitions of a game yet"), "{err}");
+    }
 }
 
 #[test]

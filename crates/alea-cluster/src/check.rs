@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use alea_prism::ast::FilterOp;
-use alea_prism::ast::ModelType;
 use alea_prism::check::{reduce_numbers, Checked, Number, Plan, Question as Asked};
 use alea_prism::error::Span;
 use alea_prism::explore::{Compiled, Expansion, ExploreError, StateTest};
@@ -160,7 +159,7 @@ fn work(
     let mut verdicts = Gather::<Verdict>::new(worker);
     let mut initials = Gather::<Vec<Initial>>::new(worker);
     let mut filters = Gather::<FilterPart>::new(worker);
-    let mdp = program.kind == ModelType::Mdp;
+    let mdp = program.kind.chooses();
     let mut answers = Vec::new();
     let mut error = None;
     for &id in ids {

@@ -101,6 +101,7 @@ fn counters(kind: ModelType, n: i64) -> Program {
         rewards: Vec::new(),
         constants: Vec::new(),
         exact: false,
+        players: Default::default(),
     }
 }
 

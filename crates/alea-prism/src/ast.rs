@@ -134,6 +134,25 @@ pub enum ModelType {
     Dtmc,
     /// `mdp`, `nondeterministic`
     Mdp,
+    /// `smg`: a turn-based stochastic game, each state's choices one player's.
+    Smg,
+}
+
+impl ModelType {
+    /// Whether states have choices to make (an mdp's or a game's), not one distribution.
+    pub fn chooses(self) -> bool {
+        self != ModelType::Dtmc
+    }
+}
+
+/// `player NAME module, [action], ... endplayer`: the modules whose unlabelled commands
+/// and the actions whose commands the player chooses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub name: Ident,
+    pub modules: Vec<Ident>,
+    pub actions: Vec<Ident>,
+    pub span: Span,
 }
 
 /// A whole model file.
@@ -151,6 +170,8 @@ pub struct Model {
     /// `init ... endinit`: the initial states are those satisfying it. When present, no
     /// variable may have an initial value of its own.
     pub init: Option<Expr>,
+    /// In an `smg`, its players in order (numbered from 1).
+    pub players: Vec<Player>,
 }
 
 /// `const int N = 3;` or `const double p;` (a value to be given on the command line).
@@ -287,6 +308,9 @@ pub enum Operator {
         op: Query,
         path: Path,
         bound: Option<Box<Bound>>,
+        /// In a game (`smg`), `<<p1, 2>>` before the operator: the players whose
+        /// choices its `min` or `max` is for, the others choosing against them.
+        coalition: Option<Coalition>,
     },
     /// `E [path]` (some path satisfies it) and `A [path]` (every path does), over every
     /// choice and every transition.
@@ -297,6 +321,22 @@ pub enum Operator {
         property: Expr,
         states: Option<Expr>,
     },
+}
+
+/// `<<p1, 2>>`, `<<*>>` or `<<>>`: players by name or by number (from 1, in the order of
+/// their `player` blocks); `<<*>>` is every player, `<<>>` none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coalition {
+    pub players: Vec<PlayerRef>,
+    /// `<<*>>`.
+    pub every: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerRef {
+    Name(Ident),
+    Number(i64, Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -181,4 +181,15 @@ pub struct Program {
     /// resolved for exact checking. Otherwise they are made in `f64`, as the
     /// floating-point checks read the model.
     pub exact: bool,
+    /// In an `smg`, who chooses what; empty otherwise.
+    pub players: Players,
+}
+
+/// The players of a game: their names (numbered from 1 in this order), and the player
+/// of each module's unlabelled commands and of each action (indices into `names`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Players {
+    pub names: Vec<String>,
+    pub of_module: Vec<Option<u32>>,
+    pub of_action: Vec<Option<u32>>,
 }

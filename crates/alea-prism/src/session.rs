@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use alea_core::Stop;
 
-use crate::ast::{self, ModelType, PropertyFile};
+use crate::ast::{self, PropertyFile};
 use crate::check::{self, choices_at, value_of, CheckError, Checked, Number, StateValues};
 use crate::error::{line_col, Error, Span};
 use crate::explore::{self, ExploreError, Explored};
@@ -922,7 +922,7 @@ impl Answer {
 
     /// The best choice of every state, as an index among the state's choices.
     pub fn strategy(&self) -> Result<&[u32], NoStrategy> {
-        if self.session.program.kind != ModelType::Mdp {
+        if !self.session.program.kind.chooses() {
             return Err(NoStrategy::Dtmc);
         }
         if is_bounded(&self.property().property) {

@@ -279,8 +279,9 @@ impl<'a> Evaluator<'a> {
                 op,
                 path,
                 bound: None,
+                coalition,
             } => {
-                let solved = self.query(op, path, span, None)?;
+                let solved = self.query(op, path, span, None, coalition.as_ref())?;
                 let n = self.explored.form.states();
                 Ok(Values::Number(
                     (0..n).map(|s| value_of(&solved, s)).collect(),
@@ -290,9 +291,10 @@ impl<'a> Evaluator<'a> {
                 op,
                 path,
                 bound: Some(bound),
+                coalition,
             } => {
                 let threshold = self.scope.threshold(&bound.threshold)?;
-                let solved = self.query(op, path, span, Some(bound.rel))?;
+                let solved = self.query(op, path, span, Some(bound.rel), coalition.as_ref())?;
                 self.judged(&solved, bound.rel, &threshold, span)
                     .map(Values::Bool)
             }

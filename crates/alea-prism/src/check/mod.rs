@@ -7,7 +7,7 @@
 mod formula;
 mod paths;
 
-use alea_core::form::{ExactRewards, Rewards};
+use alea_core::form::{ExactRewards, Form, Rewards};
 use alea_core::solve::{self, Answer, Context, ExactAnswer, Goal};
 use alea_core::{Exact, Stop};
 use num_traits::{ToPrimitive, Zero};
@@ -16,8 +16,8 @@ use formula::Evaluator;
 pub use formula::{Item, Reduced, Values};
 
 use crate::ast::{
-    BinOp, Expr, ExprKind, FilterOp, ModelType, NamedProperty, Operator, Opt, Path, Query, Rel,
-    Temporal, UnOp,
+    BinOp, Coalition, Expr, ExprKind, FilterOp, ModelType, NamedProperty, Operator, Opt, Path,
+    PlayerRef, Query, Rel, Temporal, UnOp,
 };
 use crate::error::{Error, Span};
 use crate::explore::Explored;
@@ -144,6 +144,9 @@ pub struct Solved {
     pub rewards: Option<Gathered>,
     /// States whose value is fixed, not chosen (targets, and states that have failed).
     pub fixed: Vec<bool>,
+    /// In a game, the states whose player is not in the coalition and chooses against
+    /// `goal`; empty otherwise.
+    pub against: Vec<bool>,
 }
 
 /// The rewards a query gathers, in the arithmetic it was solved in.
@@ -218,8 +221,9 @@ pub fn check(
                 op,
                 path,
                 bound: None,
+                coalition,
             } => {
-                let solved = ev.query(op, path, span, None)?;
+                let solved = ev.query(op, path, span, None, coalition.as_ref())?;
                 let value = at_initial(explored, &solved, span)?;
                 return Ok(Checked {
                     value: Some(value),
@@ -231,9 +235,10 @@ pub fn check(
                 op,
                 path,
                 bound: Some(bound),
+                coalition,
             } => {
                 let threshold = scope.threshold(&bound.threshold)?;
-                let solved = ev.query(op, path, span, Some(bound.rel))?;
+                let solved = ev.query(op, path, span, Some(bound.rel), coalition.as_ref())?;
                 let (value, holds) = judge(explored, &solved, bound.rel, &threshold, span)?;
                 return Ok(Checked {
                     value: Some(value),
@@ -321,11 +326,24 @@ pub fn plan(program: &Program, scope: &Scope, property: &Expr) -> Result<Plan> {
         return Err(beyond_plans(span));
     };
     match &**op {
-        Operator::Query { op, path, bound } => {
+        Operator::Query {
+            coalition: Some(c), ..
+        } => Err(Error::new(
+            c.span,
+            "with --cluster alea checks mdps and dtmcs, not the coalitions of a game yet; \
+             check this property without --cluster",
+        )
+        .into()),
+        Operator::Query {
+            op,
+            path,
+            bound,
+            coalition: None,
+        } => {
             let (op, bound) = match bound {
                 None => (op.clone(), None),
                 Some(b) => (
-                    bounded_goal(program, op, b.rel),
+                    bounded_goal(program, op, b.rel, false),
                     Some((b.rel, scope.threshold(&b.threshold)?)),
                 ),
             };
@@ -462,6 +480,7 @@ fn filtered(inner: &Expr, span: Span) -> Result<(&Query, &Path, Span)> {
                 op,
                 path,
                 bound: None,
+                coalition: None,
             } => Ok((op, path, inner.span)),
             _ => Err(beyond_plans(span)),
         },
@@ -471,14 +490,15 @@ fn filtered(inner: &Expr, span: Span) -> Result<(&Query, &Path, Span)> {
 
 /// The query of a bound: in an mdp, one without `min` or `max` must hold whatever the
 /// choices, so a lower bound (`>=`) is on the least value and an upper bound on the
-/// greatest (as PRISM reads it).
-fn bounded_goal(program: &Program, op: &Query, rel: Rel) -> Query {
-    if program.kind != ModelType::Mdp {
+/// greatest (as PRISM reads it). A coalition's bound asks whether it can meet the bound
+/// whatever the others do: it aims high for a lower bound and low for an upper one.
+fn bounded_goal(program: &Program, op: &Query, rel: Rel, coalition: bool) -> Query {
+    if !program.kind.chooses() {
         return op.clone();
     }
     let pick = |opt: Opt| match opt {
-        Opt::None if rel.is_lower() => Opt::Min,
-        Opt::None => Opt::Max,
+        Opt::None if rel.is_lower() == coalition => Opt::Max,
+        Opt::None => Opt::Min,
         given => given,
     };
     match op {
@@ -806,16 +826,86 @@ fn filter_name(op: FilterOp) -> &'static str {
 /// The paths an expected reward takes.
 const R_PATHS: &str = "R=? takes F phi (reach phi), C<=k (k steps), C (all steps), I=k (at step k) or S (in the long run)";
 
+/// In a game, the states whose player is not in `coalition` (which chooses against the
+/// query's goal); `None` where one side makes every choice (no coalition given: the
+/// players together; or a coalition of every player). An error for a coalition outside
+/// a game, or a player the game does not have.
+fn against(
+    program: &Program,
+    explored: &Explored,
+    coalition: Option<&Coalition>,
+) -> Result<Option<Vec<bool>>> {
+    let names = &program.players.names;
+    let Some(c) = coalition else {
+        return Ok(None);
+    };
+    if program.kind != ModelType::Smg {
+        return Err(Error::new(
+            c.span,
+            "a coalition `<<...>>` names players of a game: the model is not an `smg`",
+        )
+        .into());
+    }
+    let mut inside = vec![c.every; names.len()];
+    for p in &c.players {
+        let i = match p {
+            PlayerRef::Name(id) => names.iter().position(|n| *n == id.name).ok_or_else(|| {
+                Error::new(
+                    id.span,
+                    format!(
+                        "unknown player `{}` (the players are {})",
+                        id.name,
+                        names
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?,
+            PlayerRef::Number(k, span) => usize::try_from(*k)
+                .ok()
+                .filter(|&k| (1..=names.len()).contains(&k))
+                .map(|k| k - 1)
+                .ok_or_else(|| {
+                    Error::new(
+                        *span,
+                        format!(
+                            "no player {k}: the players are numbered 1 to {}",
+                            names.len()
+                        ),
+                    )
+                })?,
+        };
+        inside[i] = true;
+    }
+    if inside.iter().all(|&b| b) {
+        return Ok(None);
+    }
+    Ok(Some(
+        explored
+            .owners
+            .iter()
+            .map(|&o| !inside[o as usize])
+            .collect(),
+    ))
+}
+
 /// The goal of a query: an MDP must say min or max; a Markov chain may say either.
 fn goal_of(program: &Program, opt: Opt, span: Span, what: &str) -> Result<Option<Goal>> {
     match (program.kind, opt) {
         (ModelType::Dtmc, _) => Ok(None),
-        (ModelType::Mdp, Opt::Min) => Ok(Some(Goal::Min)),
-        (ModelType::Mdp, Opt::Max) => Ok(Some(Goal::Max)),
-        (ModelType::Mdp, Opt::None) => Err(Error::new(
+        (ModelType::Mdp | ModelType::Smg, Opt::Min) => Ok(Some(Goal::Min)),
+        (ModelType::Mdp | ModelType::Smg, Opt::Max) => Ok(Some(Goal::Max)),
+        (kind, Opt::None) => Err(Error::new(
             span,
             format!(
-                "in an mdp the value depends on the choices: ask for {what}min=? or {what}max=?"
+                "in {} the value depends on the choices: ask for {what}min=? or {what}max=?",
+                if kind == ModelType::Smg {
+                    "a game"
+                } else {
+                    "an mdp"
+                }
             ),
         )
         .into()),
@@ -949,13 +1039,25 @@ impl Evaluator<'_> {
         path: &Path,
         span: Span,
         rel: Option<Rel>,
+        coalition: Option<&Coalition>,
     ) -> Result<Solved> {
         let (program, explored, settings) = (self.program, self.explored, self.settings);
         let op = match rel {
-            Some(rel) => bounded_goal(program, op, rel),
+            Some(rel) => bounded_goal(program, op, rel, coalition.is_some()),
             None => op.clone(),
         };
-        let m = &explored.form;
+        // In a game, the coalition's opponents make their choices against the goal.
+        let game;
+        let m = match against(program, explored, coalition)? {
+            Some(opponent) => {
+                game = Form {
+                    opponent,
+                    ..explored.form.clone()
+                };
+                &game
+            }
+            None => &explored.form,
+        };
         let n = m.states();
         let names = |s: usize| explored.name(s);
         let cx = Context::new(settings.precision)
@@ -969,14 +1071,8 @@ impl Evaluator<'_> {
                 // The path under a negation optimises the other way.
                 let g = goal.unwrap_or(Goal::Max);
                 let g = if lowered.negated { g.opposite() } else { g };
-                let values = paths::probability(
-                    explored,
-                    g,
-                    &lowered.path,
-                    settings.exact,
-                    settings.fair,
-                    &cx,
-                )?;
+                let values =
+                    paths::probability(m, g, &lowered.path, settings.exact, settings.fair, &cx)?;
                 let values = if lowered.negated {
                     paths::complement(values)
                 } else {
@@ -993,6 +1089,7 @@ impl Evaluator<'_> {
                     _ => vec![false; n],
                 };
                 Ok(Solved {
+                    against: m.opponent.clone(),
                     values,
                     goal,
                     rewards: None,
@@ -1041,20 +1138,25 @@ impl Evaluator<'_> {
                         // The state rewards at step k: k steps of expectation from them.
                         let k = step_count(self.scope, at)?;
                         let all = vec![true; n];
+                        // A structure of choice rewards alone has no state rewards: 0.
                         let values = match &rewards {
                             Gathered::Float(r) => {
-                                let start = r.state.iter().map(|&v| [v, v]).collect();
+                                let start = match r.state.is_empty() {
+                                    true => vec![[0.0, 0.0]; n],
+                                    false => r.state.iter().map(|&v| [v, v]).collect(),
+                                };
                                 StateValues::Float(solve::prefix(m, g, &all, start, k, false, cx.precision)?)
                             }
-                            Gathered::Exact(r) => StateValues::Exact(solve::prefix_exact(
-                                m,
-                                g,
-                                &all,
-                                r.state.clone(),
-                                k,
-                            )?),
+                            Gathered::Exact(r) => {
+                                let start = match r.state.is_empty() {
+                                    true => vec![Exact::zero(); n],
+                                    false => r.state.clone(),
+                                };
+                                StateValues::Exact(solve::prefix_exact(m, g, &all, start, k)?)
+                            }
                         };
                         return Ok(Solved {
+                            against: m.opponent.clone(),
                             values,
                             goal,
                             rewards: None,
@@ -1081,6 +1183,7 @@ impl Evaluator<'_> {
                             // A choice is worth its successors' averages: one step's
                             // reward counts for nothing in the long run.
                             return Ok(Solved {
+                                against: m.opponent.clone(),
                                 values,
                                 goal,
                                 rewards: None,
@@ -1117,6 +1220,7 @@ impl Evaluator<'_> {
                     }
                 };
                 Ok(Solved {
+                    against: m.opponent.clone(),
                     values,
                     goal,
                     rewards: Some(rewards),
@@ -1146,6 +1250,7 @@ impl Evaluator<'_> {
                     StateValues::Float(solve::long_run(m, g, &r, &cx)?)
                 };
                 Ok(Solved {
+                    against: m.opponent.clone(),
                     values,
                     goal,
                     rewards: None,
@@ -1194,6 +1299,12 @@ pub fn choices_at(explored: &Explored, solved: &Solved, s: usize) -> Vec<ChoiceV
     let m = &explored.form;
     let Some(goal) = solved.goal else {
         return Vec::new();
+    };
+    // In a game, a state of the coalition's opponents is judged by their goal.
+    let goal = if solved.against.get(s) == Some(&true) {
+        goal.opposite()
+    } else {
+        goal
     };
     if solved.fixed[s] {
         return Vec::new();

@@ -17,6 +17,7 @@
 //! until) from step `a` on, and before it `a` steps that must stay in `stay`.
 
 use alea_core::analysis::paths::{self as quantified, Quantifier};
+use alea_core::form::Form;
 use alea_core::solve::{self, Answer, Context, ExactAnswer, Goal};
 use alea_core::Exact;
 use num_traits::Zero;
@@ -148,14 +149,13 @@ pub(super) fn lower(
 /// the fair strategies only: one minus the greatest probability of its complement,
 /// settled where [`solve::fair_escape`] says.
 pub(super) fn probability(
-    explored: &Explored,
+    m: &Form,
     goal: Goal,
     path: &Lowered,
     exact: bool,
     fair: bool,
     cx: &Context,
 ) -> Result<StateValues> {
-    let m = &explored.form;
     let n = m.states();
     let all = vec![true; n];
     Ok(match path {

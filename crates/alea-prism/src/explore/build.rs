@@ -7,7 +7,6 @@ use super::compile::{compile, is_constant, Code, Fault};
 use super::exact::Interner;
 use super::store::{same, Found, Layout, Store};
 use super::{describe_vals, ExploreError, Options, SUM_TOLERANCE};
-use crate::ast::ModelType;
 use crate::error::{Error, Span};
 use crate::program::{Ex, ExKind, Program, Ty};
 use alea_core::form::{ExactProbs, Form};
@@ -478,6 +477,9 @@ pub(crate) struct Built {
     pub actions: ActionList,
     pub deadlocks: Vec<u32>,
     pub peak_bytes: usize,
+    /// In an `smg`, the player of each state (an index into the program's players);
+    /// empty otherwise.
+    pub owners: Vec<u32>,
 }
 
 /// The marker of "no action" in the per-choice action list.
@@ -579,6 +581,13 @@ pub(crate) struct Explorer<'a> {
     hashes: Vec<u64>,
     /// Where each choice of an MDP ends in `trans`, and its action.
     cuts: Vec<(u32, u32)>,
+    /// In an `smg`, for each choice of the current state: its player, and the module of
+    /// a command without an action (`NO_ACTION` otherwise).
+    cut_players: Vec<(u32, u32)>,
+    /// The module whose command without an action is being finished.
+    module: u32,
+    /// In an `smg`, the player of each state expanded.
+    owners: Vec<u32>,
     /// Command choices of the current state (a Markov chain merges them).
     subchoices: u32,
     /// Exact probabilities computed in states, by the values of the variables they read.
@@ -661,6 +670,7 @@ pub(crate) fn explore(program: &Program, options: &Options) -> Result<Built, Exp
         actions,
         deadlocks: ex.deadlocks,
         peak_bytes: peak,
+        owners: ex.owners,
     })
 }
 
@@ -675,7 +685,7 @@ impl<'a> Explorer<'a> {
         Explorer {
             program,
             model,
-            mdp: program.kind == ModelType::Mdp,
+            mdp: program.kind.chooses(),
             weights: false,
             evaluated: 0,
             store: Store::new(&model.layout),
@@ -702,6 +712,9 @@ impl<'a> Explorer<'a> {
             pending: Vec::new(),
             hashes: Vec::new(),
             cuts: Vec::new(),
+            cut_players: Vec::new(),
+            module: NO_ACTION,
+            owners: Vec::new(),
             subchoices: 0,
             memo: (0..model.memos).map(|_| FxHashMap::default()).collect(),
             key: Vec::new(),
@@ -761,6 +774,9 @@ impl Explorer<'_> {
         if self.mdp {
             self.actions.push(NO_ACTION);
         }
+        if !self.program.players.names.is_empty() {
+            self.owners.push(0);
+        }
     }
 
     fn expand(&mut self, s: u32) -> Result<(), ExploreError> {
@@ -769,6 +785,10 @@ impl Explorer<'_> {
             self.deadlocks.push(s);
         }
         self.resolve(s)?;
+        if !self.program.players.names.is_empty() {
+            let owner = self.owner()?;
+            self.owners.push(owner);
+        }
         if self.mdp {
             let mut start = 0;
             for i in 0..self.cuts.len() {
@@ -839,6 +859,7 @@ impl Explorer<'_> {
         self.trans.clear();
         self.pending.clear();
         self.cuts.clear();
+        self.cut_players.clear();
         for d in &model.unlabelled {
             for &c in d.get(&self.vals) {
                 if self.guard(c)? {
@@ -847,6 +868,7 @@ impl Explorer<'_> {
                     self.enabled.clear();
                     self.evaluate(c)?;
                     self.single(0, self.branches.len() as u32)?;
+                    self.module = model.commands[c as usize].module;
                     self.finish_choice(None);
                 }
             }
@@ -901,9 +923,60 @@ impl Explorer<'_> {
             self.target.copy_from_slice(&self.cur);
             let t = self.push_target();
             self.trans.push((t, 1.0, one));
+            self.module = NO_ACTION;
             self.finish_choice(None);
         }
         Ok(deadlock)
+    }
+
+    /// The one player whose choices the current state has (the first player for a state
+    /// without any, which stays where it is); an error where two players have choices.
+    fn owner(&self) -> Result<u32, ExploreError> {
+        let players = &self.program.players;
+        let mut owner: Option<(u32, u32, usize)> = None;
+        for (i, &(player, _)) in self.cut_players.iter().enumerate() {
+            if player == NO_ACTION {
+                continue;
+            }
+            match owner {
+                None => owner = Some((player, player, i)),
+                Some((first, _, j)) if first != player => {
+                    let what = |k: usize| {
+                        let (p, module) = self.cut_players[k];
+                        let choice = match self.cuts[k].1 {
+                            NO_ACTION => format!(
+                                "a command of module `{}` without an action",
+                                self.program.modules[module as usize].name
+                            ),
+                            a => format!("`[{}]`", self.program.actions[a as usize]),
+                        };
+                        format!("player `{}` ({choice})", players.names[p as usize])
+                    };
+                    // The module of a command without an action among the two, if any.
+                    let module = [i, j]
+                        .iter()
+                        .map(|&k| self.cut_players[k].1)
+                        .find(|&m| m != NO_ACTION)
+                        .unwrap_or(0);
+                    let span = self
+                        .program
+                        .modules
+                        .get(module as usize)
+                        .map_or(Span::new(0, 0), |m| m.span);
+                    return Err(self.error(
+                        span,
+                        format_args!(
+                            "both {} and {} have choices: in an `smg` each state is one \
+                             player's turn",
+                            what(j),
+                            what(i)
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(owner.map_or(0, |(p, _, _)| p))
     }
 
     /// Evaluates the updates of the enabled command `c` in the current state: their
@@ -1235,6 +1308,20 @@ impl Explorer<'_> {
     /// Ends a command choice: an MDP keeps it apart; a Markov chain merges them all.
     fn finish_choice(&mut self, action: Option<u32>) {
         self.subchoices += 1;
+        let players = &self.program.players;
+        if !players.names.is_empty() {
+            let player = match action {
+                Some(a) => players.of_action[a as usize],
+                None if self.module != NO_ACTION => players.of_module[self.module as usize],
+                None => None,
+            };
+            let module = if action.is_none() {
+                self.module
+            } else {
+                NO_ACTION
+            };
+            self.cut_players.push((player.unwrap_or(NO_ACTION), module));
+        }
         // A Markov chain merges its command choices, but their actions still tell the
         // merged choice's reward (in alea's cluster).
         self.cuts

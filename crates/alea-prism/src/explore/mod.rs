@@ -161,6 +161,9 @@ pub struct Explored {
     arena: Vec<u64>,
     /// Each variable's name and whether it is a boolean, for messages.
     names: Vec<(String, bool)>,
+    /// In an `smg`, the player whose turn each state is (an index into the program's
+    /// players); empty otherwise.
+    pub owners: Vec<u32>,
 }
 
 /// Explores `program` from its initial states.
@@ -181,6 +184,7 @@ pub fn explore(program: &Program, options: &Options) -> Result<Explored, Explore
             .iter()
             .map(|v| (v.name.clone(), v.is_bool))
             .collect(),
+        owners: built.owners,
     })
 }
 

@@ -203,7 +203,7 @@ impl Stepper<'_> {
             }
         }
         let slot = |a: Option<u32>| a.map_or(0, |a| a as usize + 1);
-        if self.program.kind == crate::ast::ModelType::Mdp {
+        if self.program.kind.chooses() {
             choices.extend(expansion.actions.iter().map(|&a| self.by_action[slot(a)]));
         } else {
             // Runs of one action among the command choices, as the single-process

@@ -151,6 +151,7 @@ fn program(
         rewards: Vec::new(),
         constants: Vec::new(),
         exact: false,
+        players: Default::default(),
     }
 }
 

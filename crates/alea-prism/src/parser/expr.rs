@@ -369,7 +369,9 @@ impl Parser<'_> {
     /// After an operand: an operator, the end of a group, or the end of the expression.
     fn operator(&mut self, s: &mut Stacks, min: u8) -> Result<Next> {
         let t = self.token();
-        if let Some((op, prec, right)) = binary_op(t.kind) {
+        // `<<` is no comparison: it opens the coalition of the next property.
+        let coalition = self.in_property && t.kind == Tok::Lt && self.peek_at(1) == Tok::Lt;
+        if let Some((op, prec, right)) = binary_op(t.kind).filter(|_| !coalition) {
             if prec < min && s.groups == 0 {
                 return Ok(Next::End);
             }

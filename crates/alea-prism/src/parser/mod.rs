@@ -208,5 +208,5 @@ fn shorten(s: &str) -> String {
 /// The message for a keyword or construct that belongs to a kind of model alea does not
 /// read.
 fn unsupported(what: &str) -> String {
-    format!("{what} is not supported; alea reads dtmc and mdp models")
+    format!("{what} is not supported; alea reads dtmc, mdp and smg models")
 }

@@ -7,7 +7,7 @@
 
 use super::{unsupported, Parser};
 use crate::ast::{
-    Assign, BinOp, Command, Constant, ExprKind, Formula, Label, Model, ModelType, Module,
+    Assign, BinOp, Command, Constant, ExprKind, Formula, Label, Model, ModelType, Module, Player,
     RewardItem, RewardStruct, Type, Update, VarType, Variable,
 };
 use crate::error::{Error, Result, Span};
@@ -30,6 +30,7 @@ impl Parser<'_> {
             modules: Vec::new(),
             rewards: Vec::new(),
             init: None,
+            players: Vec::new(),
         };
         let mut kind_seen = false;
         let mut init_at: Option<usize> = None;
@@ -37,7 +38,9 @@ impl Parser<'_> {
             let t = self.token();
             match t.kind {
                 Tok::Eof => break,
-                Tok::Kw(kw @ (Kw::Dtmc | Kw::Probabilistic | Kw::Mdp | Kw::Nondeterministic)) => {
+                Tok::Kw(
+                    kw @ (Kw::Dtmc | Kw::Probabilistic | Kw::Mdp | Kw::Nondeterministic | Kw::Smg),
+                ) => {
                     if kind_seen {
                         let line = self.line(model.kind_span.start);
                         return Err(Error::new(
@@ -50,17 +53,19 @@ impl Parser<'_> {
                     model.kind_span = t.span;
                     model.kind = match kw {
                         Kw::Dtmc | Kw::Probabilistic => ModelType::Dtmc,
+                        Kw::Smg => ModelType::Smg,
                         _ => ModelType::Mdp,
                     };
                 }
-                Tok::Kw(
-                    Kw::Ctmc | Kw::Stochastic | Kw::Pta | Kw::Pomdp | Kw::Popta | Kw::Smg,
-                ) => return Err(unsupported_type(self.slice(t.span), t.span)),
+                Tok::Kw(Kw::Ctmc | Kw::Stochastic | Kw::Pta | Kw::Pomdp | Kw::Popta) => {
+                    return Err(unsupported_type(self.slice(t.span), t.span))
+                }
                 Tok::Ident if OTHER_MODEL_TYPES.contains(&self.slice(t.span)) => {
                     return Err(unsupported_type(self.slice(t.span), t.span))
                 }
                 Tok::Ident if self.slice(t.span) == "player" => {
-                    return Err(Error::new(t.span, unsupported("`player` (of stochastic games)")))
+                    let p = self.player()?;
+                    model.players.push(p);
                 }
                 Tok::Kw(Kw::Const) => {
                     let c = self.constant()?;
@@ -267,6 +272,49 @@ impl Parser<'_> {
     }
 
     /// `module M ... endmodule` or `module B = A [renames] endmodule`.
+    /// `player NAME module, [action], ... endplayer` (the list may be empty).
+    fn player(&mut self) -> Result<Player> {
+        let open = self.bump().span;
+        let name = self.name("a name for the player")?;
+        let mut player = Player {
+            name,
+            modules: Vec::new(),
+            actions: Vec::new(),
+            span: open,
+        };
+        let mut first = true;
+        loop {
+            let t = self.token();
+            if t.kind == Tok::Ident && self.slice(t.span) == "endplayer" {
+                self.bump();
+                player.span = open.to(t.span);
+                return Ok(player);
+            }
+            if !first && self.eat(Tok::Comma).is_none() {
+                let line = self.line(open.start);
+                return Err(self.expected(format_args!(
+                    "`,` and a module or `[action]`, or `endplayer` to close the `player` at \
+                     line {line}"
+                )));
+            }
+            first = false;
+            if self.eat(Tok::LBracket).is_some() {
+                let action = self.name("an action name in `[...]`")?;
+                self.expect(Tok::RBracket, "`]` after the action")?;
+                player.actions.push(action);
+            } else if self.peek() == Tok::Ident {
+                let module = self.name("a module")?;
+                player.modules.push(module);
+            } else {
+                let line = self.line(open.start);
+                return Err(self.expected(format_args!(
+                    "a module or an `[action]` of the player, or `endplayer` to close the \
+                     `player` at line {line}"
+                )));
+            }
+        }
+    }
+
     fn module(&mut self) -> Result<Module> {
         let open = self.bump().span;
         let name = self.name("a name for the module")?;
@@ -550,7 +598,7 @@ impl Parser<'_> {
 fn unsupported_type(word: &str, span: Span) -> Error {
     Error::new(
         span,
-        format!("model type `{word}` is not supported; alea reads dtmc and mdp models"),
+        format!("model type `{word}` is not supported; alea reads dtmc, mdp and smg models"),
     )
 }
 

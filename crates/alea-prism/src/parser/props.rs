@@ -9,8 +9,8 @@
 
 use super::{Parser, MAX_DEPTH};
 use crate::ast::{
-    Bound, Expr, ExprKind, FilterOp, NamedProperty, Operator, Opt, Path, PropertyFile, Query, Rel,
-    RewardRef, Steps, Temporal,
+    Bound, Coalition, Expr, ExprKind, FilterOp, Ident, NamedProperty, Operator, Opt, Path,
+    PlayerRef, PropertyFile, Query, Rel, RewardRef, Steps, Temporal,
 };
 use crate::error::{Error, Result, Span};
 use crate::lexer::{Kw, Tok};
@@ -119,6 +119,8 @@ impl Parser<'_> {
         let t = self.token();
         match t.kind {
             Tok::Kw(Kw::Filter) => self.peek_at(1) == Tok::LParen,
+            // `<<` opens a coalition: two `<` in a row are nothing else.
+            Tok::Lt => self.peek_at(1) == Tok::Lt,
             Tok::Ident => {
                 let word = self.slice(t.span);
                 let next = self.peek_at(1);
@@ -163,6 +165,9 @@ impl Parser<'_> {
         let t = self.token();
         if t.kind == Tok::Kw(Kw::Filter) {
             return self.filter();
+        }
+        if t.kind == Tok::Lt {
+            return self.coalition_query();
         }
         let word = self.slice(t.span);
         let not_supported =
@@ -239,6 +244,88 @@ impl Parser<'_> {
             })),
             span: open.to(close.span),
         })
+    }
+
+    /// `<<players>> P...` or `<<players>> R...`: a query of a game for a coalition.
+    fn coalition_query(&mut self) -> Result<Expr> {
+        let open = self.bump().span;
+        self.bump();
+        let mut players = Vec::new();
+        let mut every = false;
+        // `<<>>` is the empty coalition: no player to read.
+        let empty = self.peek() == Tok::Gt && self.peek_at(1) == Tok::Gt;
+        if !empty {
+            self.coalition_players(&mut players, &mut every)?;
+        }
+        let close = self.token();
+        if !(close.kind == Tok::Gt && self.peek_at(1) == Tok::Gt) {
+            return Err(self.expected("`,` and another player, or `>>` to close the coalition"));
+        }
+        self.bump();
+        let end = self.bump().span;
+        let coalition = Coalition {
+            players,
+            every,
+            span: open.to(end),
+        };
+        let t = self.token();
+        let word = self.slice(t.span);
+        if !(t.kind == Tok::Ident && (word.starts_with('P') || word.starts_with('R')))
+            || !QUERIES.contains(&word)
+        {
+            return Err(self.expected(
+                "`P` or `R` after the coalition (`<<p1>> Pmax=? [...]`, `<<p1>> Rmin=? [...]`)",
+            ));
+        }
+        let mut query = self.query()?;
+        // The query itself, or within the filter that a `{...}` after its path makes.
+        let mut at = &mut query;
+        while let ExprKind::Operator(op) = &mut at.kind {
+            match &mut **op {
+                Operator::Query { coalition: c, .. } => {
+                    *c = Some(coalition);
+                    break;
+                }
+                Operator::Filter { property, .. } => at = property,
+                Operator::Quantified { .. } => break,
+            }
+        }
+        query.span = open.to(query.span);
+        Ok(query)
+    }
+
+    /// The players of a coalition up to its `>>`: names, numbers, or `*` alone.
+    fn coalition_players(&mut self, players: &mut Vec<PlayerRef>, every: &mut bool) -> Result<()> {
+        loop {
+            let t = self.token();
+            match t.kind {
+                Tok::Star if players.is_empty() && !*every => {
+                    self.bump();
+                    *every = true;
+                }
+                Tok::Ident if !*every => {
+                    self.bump();
+                    players.push(PlayerRef::Name(Ident {
+                        name: self.slice(t.span).to_string(),
+                        span: t.span,
+                    }));
+                }
+                Tok::Int if !*every => {
+                    self.bump();
+                    let n = self.slice(t.span).parse::<i64>().unwrap_or(i64::MAX);
+                    players.push(PlayerRef::Number(n, t.span));
+                }
+                _ => {
+                    return Err(self.expected(
+                        "a player of the coalition: its name, its number (from 1) or `*` alone",
+                    ))
+                }
+            }
+            if self.eat(Tok::Comma).is_none() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// `P=? [path]` and its relatives.
@@ -335,7 +422,12 @@ impl Parser<'_> {
             Base::S => Query::Steady(opt),
         };
         let query = Expr {
-            kind: ExprKind::Operator(Box::new(Operator::Query { op, path, bound })),
+            kind: ExprKind::Operator(Box::new(Operator::Query {
+                op,
+                path,
+                bound,
+                coalition: None,
+            })),
             span: t.span.to(close),
         };
         Ok(match filter {
@@ -483,6 +575,16 @@ impl Parser<'_> {
                     let target = self.expr()?;
                     return Ok(Path::Next { target });
                 }
+                "Fc" | "F0" if base == Base::R => {
+                    return Err(Error::new(
+                        t.span,
+                        format!(
+                            "`{word}` (the reward of a path that never reaches the target: {}) \
+                             is not supported yet; `F` counts such a path as infinite",
+                            if word == "Fc" { "what it gathers" } else { "0" }
+                        ),
+                    ))
+                }
                 "C" if !matches!(self.peek_at(1), Tok::LParen) => {
                     if base != Base::R {
                         return reward_only("C");
@@ -611,6 +713,10 @@ impl Parser<'_> {
     /// `[a,b]`, or nothing.
     fn steps(&mut self, op: &str) -> Result<Option<Steps>> {
         let t = self.token();
+        // `F <<1>> P>=0.5 [...]`: a coalition's operator, not a bound.
+        if t.kind == Tok::Lt && self.peek_at(1) == Tok::Lt {
+            return Ok(None);
+        }
         let (from, to) = match t.kind {
             Tok::Le | Tok::Lt => {
                 self.bump();

@@ -633,20 +633,20 @@ fn model_errors_say_what_and_where() {
         (
             2,
             1,
-            "model type `ctmc` is not supported; alea reads dtmc and mdp models".into()
+            "model type `ctmc` is not supported; alea reads dtmc, mdp and smg models".into()
         )
     );
     assert_eq!(
         err_at(p, "stochastic").2,
-        "model type `stochastic` is not supported; alea reads dtmc and mdp models"
+        "model type `stochastic` is not supported; alea reads dtmc, mdp and smg models"
     );
     assert_eq!(
         err_at(p, "pta").2,
-        "model type `pta` is not supported; alea reads dtmc and mdp models"
+        "model type `pta` is not supported; alea reads dtmc, mdp and smg models"
     );
     assert_eq!(
         err_at(p, "ma").2,
-        "model type `ma` is not supported; alea reads dtmc and mdp models"
+        "model type `ma` is not supported; alea reads dtmc, mdp and smg models"
     );
     let (line, col, message) = err_at(p, "dtmc\nmodule M endmodule\nsystem M endsystem\n");
     assert_eq!((line, col), (3, 1));
@@ -691,16 +691,17 @@ fn model_errors_say_what_and_where() {
         (
             1,
             14,
-            "`clock` (of timed automata) is not supported; alea reads dtmc and mdp models".into()
+            "`clock` (of timed automata) is not supported; alea reads dtmc, mdp and smg models"
+                .into()
         )
     );
     assert_eq!(
         err_at(p, "module M invariant true endinvariant endmodule"),
-        (1, 10, "`invariant ... endinvariant` (of timed automata) is not supported; alea reads dtmc and mdp models".into())
+        (1, 10, "`invariant ... endinvariant` (of timed automata) is not supported; alea reads dtmc, mdp and smg models".into())
     );
     assert_eq!(
         err_at(p, "rate").2,
-        "`rate` (of continuous-time models) is not supported; alea reads dtmc and mdp models"
+        "`rate` (of continuous-time models) is not supported; alea reads dtmc, mdp and smg models"
     );
     assert_eq!(err_at(p, "observables x endobservables").0, 1);
     assert_eq!(

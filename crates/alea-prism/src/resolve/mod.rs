@@ -27,7 +27,8 @@ use crate::ast;
 use crate::error::{Error, Result, Span};
 use crate::eval;
 use crate::program::{
-    Command, Ex, ExKind, Module, Program, Real, RewardItem, Rewards, Ty, Update, Value, Var,
+    Command, Ex, ExKind, Module, Players, Program, Real, RewardItem, Rewards, Ty, Update, Value,
+    Var,
 };
 use alea_core::Exact;
 use expr::{Allow, ConstInfo, ConstSource, Ctx, Env, LabelBody, Renaming, Sym, VarInfo, Want};
@@ -99,6 +100,7 @@ pub fn resolve_with(
         labels.push((label.name.name.clone(), ex));
     }
     let rewards = rewards(model, &env, &actions)?;
+    let players = players(model, &modules, &program_modules, &actions)?;
     let constants = env
         .consts
         .iter()
@@ -114,7 +116,132 @@ pub fn resolve_with(
         rewards,
         constants,
         exact,
+        players,
     })
+}
+
+/// `; did you mean `x`?` for a close name, if any.
+fn did_you_mean(close: Option<&str>) -> String {
+    close.map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
+}
+
+/// The `player` blocks of an `smg`: every module with unlabelled commands and every
+/// action of a command belongs to exactly one player.
+fn players(
+    model: &ast::Model,
+    modules: &[Instance],
+    resolved: &[Module],
+    actions: &Actions,
+) -> Result<Players> {
+    if model.kind != ast::ModelType::Smg {
+        return match model.players.first() {
+            Some(p) => Err(Error::new(
+                p.span,
+                "`player ... endplayer` belongs to a game: the model type must be `smg`",
+            )),
+            None => Ok(Players::default()),
+        };
+    }
+    if model.players.is_empty() {
+        return Err(Error::new(
+            model.kind_span,
+            "an `smg` needs its players: `player NAME module, [action], ... endplayer`",
+        ));
+    }
+    let mut players = Players {
+        names: Vec::new(),
+        of_module: vec![None; resolved.len()],
+        of_action: vec![None; actions.names.len()],
+    };
+    let module_names: Vec<&str> = resolved.iter().map(|m| m.name.as_str()).collect();
+    for (i, p) in model.players.iter().enumerate() {
+        if let Some(j) = players.names.iter().position(|n| *n == p.name.name) {
+            return Err(Error::new(
+                p.name.span,
+                format!(
+                    "player `{}` is declared twice (player {} first)",
+                    p.name.name,
+                    j + 1
+                ),
+            ));
+        }
+        players.names.push(p.name.name.clone());
+        let who = i as u32;
+        for m in &p.modules {
+            let Some(k) = module_names.iter().position(|n| *n == m.name) else {
+                return Err(Error::new(
+                    m.span,
+                    format!(
+                        "unknown module `{}`{}",
+                        m.name,
+                        did_you_mean(expr::suggest(&m.name, module_names.iter().copied()))
+                    ),
+                ));
+            };
+            if let Some(other) = players.of_module[k] {
+                return Err(Error::new(
+                    m.span,
+                    format!(
+                        "module `{}` belongs to player `{}` already",
+                        m.name, players.names[other as usize]
+                    ),
+                ));
+            }
+            players.of_module[k] = Some(who);
+        }
+        for a in &p.actions {
+            let Some(&k) = actions.index.get(&a.name) else {
+                return Err(Error::new(
+                    a.span,
+                    format!(
+                        "unknown action `{}`: no command has it{}",
+                        a.name,
+                        did_you_mean(expr::suggest(
+                            &a.name,
+                            actions.names.iter().map(String::as_str)
+                        ))
+                    ),
+                ));
+            };
+            if let Some(other) = players.of_action[k as usize] {
+                return Err(Error::new(
+                    a.span,
+                    format!(
+                        "action `{}` belongs to player `{}` already",
+                        a.name, players.names[other as usize]
+                    ),
+                ));
+            }
+            players.of_action[k as usize] = Some(who);
+        }
+    }
+    for (k, m) in resolved.iter().enumerate() {
+        if players.of_module[k].is_none() && m.commands.iter().any(|c| c.action.is_none()) {
+            return Err(Error::new(
+                modules[k].name.span,
+                format!(
+                    "module `{}` has commands without an action but belongs to no player: name \
+                     it in a `player` block",
+                    m.name
+                ),
+            ));
+        }
+    }
+    if let Some(k) = players.of_action.iter().position(Option::is_none) {
+        let name = &actions.names[k];
+        let span = resolved
+            .iter()
+            .flat_map(|m| &m.commands)
+            .find(|c| c.action == Some(k as u32))
+            .map_or(model.kind_span, |c| c.span);
+        return Err(Error::new(
+            span,
+            format!(
+                "action `{name}` belongs to no player: name it as `[{name}]` in a `player` block"
+            ),
+        ));
+    }
+    Ok(players)
 }
 
 /// The share of `given` that belongs to the model, for [`resolve`]: a command line gives

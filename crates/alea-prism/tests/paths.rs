@@ -7,13 +7,13 @@
 //! and `A`, by asking whether some or every branch of the tree satisfies the path. The
 //! checker must agree exactly with `--exact`, and within its certified bound in `f64`.
 
-use std::sync::Arc;
+mod support;
 
-use alea_core::{Exact, Stop};
+use alea_core::Exact;
 use alea_prism::check::Number;
-use alea_prism::session::{given_constants, Loading, Quiet, Run, Settings, Source};
 use num_traits::{One, Zero};
 use proptest::prelude::*;
+use support::within;
 
 /// A random model: `choices[s]` lists the choices of state `s`, each a list of
 /// (successor, numerator) with probabilities numerator / 4; `a` and `b` are labels.
@@ -226,51 +226,12 @@ fn quantified(m: &Model, path: &Path, every: bool, prefix: &mut Vec<usize>) -> b
 
 /// Checks `property` on `m` exactly and in `f64`: the exact value, and the `f64` one.
 fn check(m: &Model, property: &str) -> (Number, Number, Option<bool>) {
-    check_as(m, property, false)
+    support::check(&m.text(), property, false)
 }
 
 /// [`check`], counting only the fair strategies of an mdp when `fair`.
 fn check_as(m: &Model, property: &str, fair: bool) -> (Number, Number, Option<bool>) {
-    let run = |exact: bool| {
-        let mut loading = Loading::parse(Source::new("<model>", m.text())).unwrap();
-        loading
-            .add_properties(Source::new("<properties>", property), true)
-            .unwrap();
-        let session = Arc::new(
-            loading
-                .resolve(&given_constants(&[]).unwrap(), exact)
-                .unwrap(),
-        );
-        let settings = Settings {
-            exact,
-            precision: 1e-12,
-            max_states: 1000,
-            prune: false,
-            fair,
-            weights: false,
-            stop: Stop::default(),
-        };
-        let mut run = Run::explore(Arc::clone(&session), settings, &Quiet).unwrap();
-        let id = session.property_ids()[0];
-        run.check(id, &Quiet)
-            .unwrap_or_else(|f| panic!("{property} on\n{}: {}", m.text(), f.describe()))
-            .checked
-    };
-    let (exact, float) = (run(true), run(false));
-    assert_eq!(exact.holds, float.holds, "{property} on\n{}", m.text());
-    (
-        exact.value.unwrap_or(Number::Exact(None)),
-        float.value.unwrap_or(Number::Exact(None)),
-        exact.holds,
-    )
-}
-
-fn within(exact: &Number, float: &Number) -> bool {
-    let (Number::Exact(Some(q)), Number::Float { value, error_bound }) = (exact, float) else {
-        return false;
-    };
-    let q = num_traits::ToPrimitive::to_f64(q).unwrap();
-    (q - value).abs() <= error_bound + 1e-15
+    support::check(&m.text(), property, fair)
 }
 
 proptest! {

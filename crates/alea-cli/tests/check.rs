@@ -303,6 +303,67 @@ fn pig_model_equals_alea_pig_against_a_fixed_opponent() {
 }
 
 #[test]
+fn pig_as_a_game_equals_alea_pig_and_its_hints() {
+    // Both players best: the chance of the player who throws first, and at a position of
+    // each player the hint of `alea pig hint` (the other's chances are one minus ours).
+    let game = workspace().join("examples/pig_game.prism");
+    for goal in [8, 20] {
+        let out = run(alea().args(["pig", "--goal", &goal.to_string(), "--exact", "--json"]));
+        let want = json_lines(&out)[0]["first_player_wins_exact"].clone();
+        let got = check_exact(
+            &game,
+            &format!("goal={goal},first=0"),
+            "<<we>> Pmax=? [F \"won\"]",
+        );
+        assert_eq!(got, want.as_str().unwrap(), "goal {goal}");
+    }
+    let hint = &json_lines(&run(alea().args([
+        "pig",
+        "hint",
+        "--goal",
+        "20",
+        "--me",
+        "10",
+        "--opponent",
+        "12",
+        "--turn",
+        "5",
+        "--exact",
+        "--json",
+    ])))[0];
+    let at = |state: &str| -> Json {
+        let out = run(alea()
+            .arg("check")
+            .arg(&game)
+            .args([
+                "--const",
+                "goal=20,first=0",
+                "--prop",
+                "<<we>> Pmax=? [F \"won\"]",
+            ])
+            .args(["--at", state, "--exact", "--json"]));
+        json_lines(&out)[0]["at"]["choices"].clone()
+    };
+    let ours = at("me=10,opp=12,t=5,p=0,go=false");
+    assert_eq!(ours[0]["action"], "[roll]");
+    assert_eq!(ours[0]["exact"], hint["roll_exact"]);
+    assert_eq!(ours[1]["action"], "[hold]");
+    assert_eq!(ours[1]["exact"], hint["hold_exact"]);
+    assert_eq!(ours[1]["loss_exact"], hint["loss_exact"]);
+    // The same position on their turn: their loss is the hint's, our chances the rest.
+    let theirs = at("me=12,opp=10,t=5,p=1,go=false");
+    assert_eq!(theirs[0]["action"], "[oroll]");
+    assert_eq!(theirs[1]["loss_exact"], hint["loss_exact"]);
+    let rest = |x: &Json| 1.0 - approx(x.as_str().unwrap());
+    assert!(
+        (approx(theirs[0]["exact"].as_str().unwrap()) - rest(&hint["roll_exact"])).abs() < 1e-15
+    );
+    assert!(
+        (approx(theirs[1]["exact"].as_str().unwrap()) - rest(&hint["hold_exact"])).abs() < 1e-15
+    );
+}
+
+#[test]
 fn at_a_state_every_choice_with_its_value_and_loss() {
     let out = run(alea()
         .args([

@@ -27,6 +27,7 @@ MANIFEST = json.loads((MODELS / "expected.json").read_text())
 EXAMPLE_RUNS = {
     "dice.prism": ("dice.props", ["n=0,K1=2,K2=2,K3=2,a=1,b=1,c=1", "n=10,K1=6,K2=6,K3=6,a=1,b=2,c=3"]),
     "pig.prism": ("pig.props", ["goal=8,h=4,first=0", "goal=20,h=10,first=1"]),
+    "pig_game.prism": ("pig_game.props", ["goal=8,first=0", "goal=12,first=1"]),
     "snakes.prism": ("snakes.props", ["overshoot=0", "overshoot=1", "overshoot=2"]),
 }
 

@@ -20,7 +20,7 @@ use support::within;
 /// is the first player's turn; `a` and `b` are labels.
 #[derive(Clone, Debug)]
 struct Game {
-    choices: Vec<Vec<Vec<(usize, u32)>>>,
+    choices: support::Choices,
     first: Vec<bool>,
     a: Vec<bool>,
     b: Vec<bool>,
@@ -43,35 +43,20 @@ impl Game {
             owns(false, "two"),
             n - 1
         );
-        for (s, cs) in self.choices.iter().enumerate() {
-            let action = if self.first[s] { "one" } else { "two" };
-            for choice in cs {
-                let updates: Vec<String> = choice
-                    .iter()
-                    .map(|&(t, k)| format!("{k}/4 : (s'={t})"))
-                    .collect();
-                t.push_str(&format!("  [{action}] s={s} -> {};\n", updates.join(" + ")));
-            }
-        }
-        let set = |v: &[bool]| -> String {
-            let terms: Vec<String> = (0..n).filter(|&s| v[s]).map(|s| format!("s={s}")).collect();
-            if terms.is_empty() {
-                "false".into()
+        t.push_str(&support::commands(&self.choices, |s| {
+            if self.first[s] {
+                "one"
             } else {
-                terms.join(" | ")
+                "two"
             }
-        };
-        t.push_str(&format!(
-            "endmodule\nlabel \"a\" = {};\nlabel \"b\" = {};\n",
-            set(&self.a),
-            set(&self.b)
-        ));
+        }));
+        t.push_str(&support::labels(&self.a, &self.b));
         // A reward of 1 in every state and 1 more in those of `a`, and 2 for each of the
         // second player's moves. (Every cycle costs something: a game where the players
         // could stay on a cycle of zero reward is refused, so far.)
         t.push_str(&format!(
             "rewards \"r\"\n  true : 1;\n  {} : 1;\n{}endrewards\n",
-            set(&self.a),
+            support::states(&self.a),
             if self.first.contains(&false) {
                 "  [two] true : 2;\n"
             } else {
@@ -94,12 +79,7 @@ impl Game {
 
 fn game() -> impl Strategy<Value = Game> {
     (2usize..=4).prop_flat_map(|n| {
-        // A choice: one successor with 4/4, or two with k/4 and (4-k)/4.
-        let choice = prop_oneof![
-            (0..n).prop_map(|t| vec![(t, 4)]),
-            (0..n, 0..n, 1u32..=3).prop_map(|(t, u, k)| vec![(t, k), (u, 4 - k)]),
-        ];
-        let state = prop::collection::vec(choice, 1..=2);
+        let state = prop::collection::vec(support::choice(n), 1..=2);
         (
             prop::collection::vec(state, n),
             prop::collection::vec(any::<bool>(), n),

@@ -19,7 +19,7 @@ use support::within;
 /// (successor, numerator) with probabilities numerator / 4; `a` and `b` are labels.
 #[derive(Clone, Debug)]
 struct Model {
-    choices: Vec<Vec<Vec<(usize, u32)>>>,
+    choices: support::Choices,
     a: Vec<bool>,
     b: Vec<bool>,
 }
@@ -33,32 +33,12 @@ impl Model {
             if mdp { "mdp" } else { "dtmc" },
             n - 1
         );
-        for (s, cs) in self.choices.iter().enumerate() {
-            for choice in cs {
-                let updates: Vec<String> = choice
-                    .iter()
-                    .map(|&(t, k)| format!("{k}/4 : (s'={t})"))
-                    .collect();
-                t.push_str(&format!("  [] s={s} -> {};\n", updates.join(" + ")));
-            }
-        }
-        let set = |v: &[bool]| -> String {
-            let terms: Vec<String> = (0..n).filter(|&s| v[s]).map(|s| format!("s={s}")).collect();
-            if terms.is_empty() {
-                "false".into()
-            } else {
-                terms.join(" | ")
-            }
-        };
-        t.push_str(&format!(
-            "endmodule\nlabel \"a\" = {};\nlabel \"b\" = {};\n",
-            set(&self.a),
-            set(&self.b)
-        ));
+        t.push_str(&support::commands(&self.choices, |_| ""));
+        t.push_str(&support::labels(&self.a, &self.b));
         // A reward of 1 in the states of `a`.
         t.push_str(&format!(
             "rewards \"r\"\n  {} : 1;\nendrewards\n",
-            set(&self.a)
+            support::states(&self.a)
         ));
         t
     }
@@ -70,12 +50,7 @@ impl Model {
 
 fn model() -> impl Strategy<Value = Model> {
     (2usize..=4).prop_flat_map(|n| {
-        // A choice: one successor with 4/4, or two with k/4 and (4-k)/4.
-        let choice = prop_oneof![
-            (0..n).prop_map(|t| vec![(t, 4)]),
-            (0..n, 0..n, 1u32..=3).prop_map(|(t, u, k)| vec![(t, k), (u, 4 - k)]),
-        ];
-        let state = prop::collection::vec(choice, 1..=2);
+        let state = prop::collection::vec(support::choice(n), 1..=2);
         (
             prop::collection::vec(state, n),
             prop::collection::vec(any::<bool>(), n),

@@ -91,8 +91,9 @@ pub struct CheckArgs {
     #[arg(long, value_name = "VALUATION")]
     at: Option<String>,
     /// Write the best choice of every reachable state to FILE, as JSON Lines: the
-    /// variables' values and the action (an mdp; with several properties, one line per
-    /// property and state).
+    /// variables' values and the action (an mdp or a game; in a game each state's player
+    /// too, both sides' choices; with several properties, one line per property and
+    /// state).
     #[arg(long, value_name = "FILE")]
     strategy: Option<PathBuf>,
     /// The most states to explore: a guard on memory (about 60 bytes a state plus 12 a
@@ -731,6 +732,9 @@ fn strategy_json(
             o.insert("property".into(), json!(p));
         }
         o.insert("state".into(), valuation_json(answer, s));
+        if let Some(player) = answer.owner(s) {
+            o.insert("player".into(), json!(player));
+        }
         o.insert("action".into(), json!(answer.choice_label(choice)));
         lines.push(Json::Object(o).to_string());
     }

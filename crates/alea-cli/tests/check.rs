@@ -419,6 +419,34 @@ fn at_a_game_state_the_choices_are_judged_by_its_player() {
     assert_eq!(choices[1]["action"], "[hide]");
     assert_eq!(choices[1]["exact"], "5/8");
     assert_eq!(choices[1]["loss_exact"], "1/8");
+    // The strategy: both sides' best choices, each with its player.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("duel.jsonl");
+    run(alea()
+        .args([
+            "check",
+            "--prop",
+            "<<attacker>> Pmax=? [F \"hit\"]",
+            "--exact",
+        ])
+        .arg("--strategy")
+        .arg(&file)
+        .arg(models_dir().join("duel.prism")));
+    let lines: Vec<Json> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let of = |t: i64| {
+        lines
+            .iter()
+            .find(|l| l["state"]["t"] == t && l["state"]["st"] == 0)
+            .unwrap()
+    };
+    assert_eq!(of(0)["player"], "attacker");
+    assert_eq!(of(0)["action"], "[] #1");
+    assert_eq!(of(1)["player"], "defender");
+    assert_eq!(of(1)["action"], "[run]");
 }
 
 #[test]

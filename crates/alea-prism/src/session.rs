@@ -952,6 +952,12 @@ impl Answer {
         choice_label(&self.session.program, &self.model, choice)
     }
 
+    /// In a game, the name of the player whose turn state `s` is; `None` otherwise.
+    pub fn owner(&self, s: u32) -> Option<&str> {
+        let owner = *self.model.owners.get(s as usize)?;
+        Some(self.session.program.players.names[owner as usize].as_str())
+    }
+
     /// The variables' values of state `s`.
     pub fn valuation(&self, s: u32) -> Vec<(&str, Val)> {
         valuation(&self.session.program, &self.model, s)

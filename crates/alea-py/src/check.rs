@@ -357,6 +357,14 @@ impl PrismAnswer {
         self.answer.model.states()
     }
 
+    /// In a game, the player whose turn each state is, in the order of the states;
+    /// `None` for a dtmc or an mdp.
+    fn owners(&self) -> Option<Vec<String>> {
+        (0..self.answer.model.states() as u32)
+            .map(|s| self.answer.owner(s).map(str::to_string))
+            .collect()
+    }
+
     /// The best choice of every state as `(valuation, action)`; a ValueError where the
     /// property has none (a dtmc, a filter, a step-bounded property).
     fn strategy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {

@@ -72,6 +72,24 @@ def constants_dict(text: str) -> dict[str, str]:
 # --- every model, as the command line answers it --------------------------------------
 
 
+def test_a_game_names_the_player_of_each_state() -> None:
+    [r] = alea.check(EXAMPLES / "pig_game.prism", '<<we>> Pmax=? [F "won"]', "goal=8,first=0")
+    owners = r.owners()
+    strategy = r.strategy()
+    assert owners is not None and len(owners) == len(strategy)
+    decided = 0
+    for (state, action), owner in zip(strategy, owners):
+        if not state["go"] and state["me"] < 8 and state["opp"] < 8:
+            # A player's decision after a scoring throw: its own actions.
+            assert owner == ("we" if state["p"] == 0 else "they"), state
+            assert action in (("[roll]", "[hold]") if owner == "we" else ("[oroll]", "[ohold]"))
+            decided += 1
+    assert decided > 0
+    # An mdp has no players.
+    [m] = alea.check(EXAMPLES / "pig.prism", 'Pmax=? [F "won"]', "goal=8,h=4,first=0")
+    assert m.owners() is None
+
+
 def test_every_example_model_is_covered() -> None:
     assert sorted(p.name for p in EXAMPLES.glob("*.prism")) == sorted(EXAMPLE_RUNS)
 

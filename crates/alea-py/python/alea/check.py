@@ -192,6 +192,11 @@ class PropertyResult:
         (whose best choice depends on the steps left)."""
         return self._answer.strategy()
 
+    def owners(self) -> list[str] | None:
+        """In a game (``smg``), the player whose turn each explored state is, in the order
+        of the states (as :meth:`strategy` lists them); ``None`` for a dtmc or an mdp."""
+        return self._answer.owners()
+
     def strategy_actions(self) -> list[str]:
         """The action of the best choice of every state, as :meth:`strategy` without
         the states' values."""

@@ -140,6 +140,25 @@ fn every_endpoint_answers_as_the_command_line() {
             ],
             example("pig.prism"),
         ),
+        (
+            "/api/check",
+            json_input(
+                &example("pig_game.prism"),
+                r#""prop": ["<<we>> Pmax=? [F \"won\"]"], "const": "goal=8,first=0", "at": "me=2,opp=3,t=2,p=1,go=false", "exact": true"#,
+            ),
+            vec![
+                "check",
+                "-",
+                "--prop",
+                "<<we>> Pmax=? [F \"won\"]",
+                "--const",
+                "goal=8,first=0",
+                "--at",
+                "me=2,opp=3,t=2,p=1,go=false",
+                "--exact",
+            ],
+            example("pig_game.prism"),
+        ),
     ];
     for (path, body, args, stdin) in cases {
         let (status, answer) = server.post(path, &body);

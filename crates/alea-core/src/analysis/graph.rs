@@ -174,6 +174,13 @@ impl<'a> Graph<'a> {
     /// states that reach `seed` with positive probability over choices that stay among
     /// the candidates (the reacher's: one such choice; the other's: every choice must be
     /// one); those are the new candidates; repeat until they stay the same.
+    ///
+    /// A choice leaves the candidates once a successor does, and stays leaving (they only
+    /// shrink): that is kept per choice rather than looked up again. After each round,
+    /// the states that must follow the ones dropped are dropped at once (those where the
+    /// other player has a leaving choice, and the reacher's whose choices all leave),
+    /// each choice looked at once over all rounds: the next round would drop them anyway,
+    /// one layer a round.
     pub fn almost_sure(
         &self,
         seed: &[bool],
@@ -185,17 +192,18 @@ impl<'a> Graph<'a> {
         let m = self.m;
         let n = self.states();
         let mut z: Vec<bool> = (0..n).map(|s| seed[s] || through[s]).collect();
+        let mut leaves: Vec<bool> = (0..m.choice_count())
+            .map(|c| m.to[m.transitions_of(c)].iter().any(|&t| !z[t as usize]))
+            .collect();
+        let reaches = |s: usize| self.goal_at(first, s) == reacher;
         loop {
-            // A choice is good while every successor is a candidate.
-            let good =
-                |c: usize, z: &[bool]| m.to[m.transitions_of(c)].iter().all(|&t| z[t as usize]);
             let mut left: Vec<u32> = (0..n)
                 .map(|s| {
                     if !z[s] || seed[s] {
                         0
-                    } else if self.goal_at(first, s) == reacher {
+                    } else if reaches(s) {
                         1
-                    } else if m.choices_of(s).all(|c| good(c, &z)) {
+                    } else if m.choices_of(s).all(|c| !leaves[c]) {
                         (m.choices[s + 1] - m.choices[s]) as u32
                     } else {
                         // The other player leaves the candidates: never joins.
@@ -213,7 +221,7 @@ impl<'a> Graph<'a> {
                         continue;
                     }
                     hit[c] = true;
-                    if !good(c, &z) {
+                    if leaves[c] {
                         continue;
                     }
                     left[s] -= 1;
@@ -226,6 +234,42 @@ impl<'a> Graph<'a> {
             }
             if y == z {
                 return y;
+            }
+            // Drop the states that must follow those not reached: the reacher's choices
+            // that stay, counted, and every choice into a dropped state leaving.
+            let mut stays: Vec<u32> = (0..n)
+                .map(|s| {
+                    if y[s] && reaches(s) {
+                        m.choices_of(s).filter(|&c| !leaves[c]).count() as u32
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let mut dropped: Vec<u32> = (0..n as u32)
+                .filter(|&s| z[s as usize] && !y[s as usize])
+                .collect();
+            while let Some(t) = dropped.pop() {
+                for &c in self.preds(t as usize) {
+                    let (c, s) = (c as usize, self.owner[c as usize] as usize);
+                    if leaves[c] {
+                        continue;
+                    }
+                    leaves[c] = true;
+                    if !y[s] || seed[s] {
+                        continue;
+                    }
+                    let out = if reaches(s) {
+                        stays[s] -= 1;
+                        stays[s] == 0
+                    } else {
+                        true
+                    };
+                    if out {
+                        y[s] = false;
+                        dropped.push(s as u32);
+                    }
+                }
             }
             z = y;
         }

@@ -1,6 +1,6 @@
-//! Floating point made sound: the unit of rounding, the margins that move a computed
-//! bound outward past every rounding of its sums, and the midpoint of two bounds with
-//! the largest error it may have. Every solver that certifies an `f64` answer, on one
+//! Floating point made sound: the unit of rounding, counts and powers rounded outward, the
+//! margins that move a computed bound outward past every rounding of its sums, and the
+//! midpoint of two bounds with the largest error it may have. Every solver that certifies an `f64` answer, on one
 //! process or on a cluster, rounds through here.
 
 use crate::numeric::value::{Exact, Value};
@@ -57,6 +57,39 @@ pub fn fmin(a: f64, b: f64) -> f64 {
     } else {
         b
     }
+}
+
+/// `n` as an `f64` rounded down and up (equal below 2^53).
+pub fn count_outward(n: u64) -> (f64, f64) {
+    let f = n as f64;
+    match (f as u128).cmp(&u128::from(n)) {
+        std::cmp::Ordering::Greater => (f.next_down(), f),
+        std::cmp::Ordering::Less => (f, f.next_up()),
+        std::cmp::Ordering::Equal => (f, f),
+    }
+}
+
+/// `x` to the power `n` rounded down, for `x` in [0, 1], by squaring: each product of
+/// lower bounds at least 0 is a lower bound, stepped down past its rounding.
+pub fn power_down(x: f64, n: u64) -> f64 {
+    power(x, n, f64::next_down)
+}
+
+/// `x` to the power `n` rounded up, for `x` at least 1.
+pub fn power_up(x: f64, n: u64) -> f64 {
+    power(x, n, f64::next_up)
+}
+
+fn power(mut x: f64, mut n: u64, out: fn(f64) -> f64) -> f64 {
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc = out(acc * x);
+        }
+        x = out(x * x);
+        n >>= 1;
+    }
+    acc
 }
 
 /// The greatest `f64` at most `q`: a lower bound on a rational, rounded down.

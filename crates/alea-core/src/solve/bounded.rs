@@ -25,7 +25,9 @@ use super::bellman::{self, lean, EACH, MAXIMISE, MINIMISE};
 use super::{Answer, ExactAnswer, Sides};
 use crate::analysis::graph::Graph;
 use crate::form::{ExactProbs, Form};
-use crate::numeric::round::{fmax, fmin, margin, midpoint, UNIT};
+use crate::numeric::round::{
+    count_outward, fmax, fmin, margin, midpoint, power_down, power_up, UNIT,
+};
 use crate::numeric::value::Exact;
 
 /// States per block of a parallel step, and the fewest states stepped in parallel.
@@ -176,7 +178,7 @@ fn underflow(m: &Form, steps: u64) -> f64 {
         .map(|c| m.transitions_of(c).len())
         .max()
         .unwrap_or(0);
-    let (_, count) = count(steps + 1);
+    let (_, count) = count_outward(steps + 1);
     (count * (widest as f64 + 1.0) * 4.0 * f64::from_bits(1)).next_up()
 }
 
@@ -304,7 +306,7 @@ impl Drift {
         // while negative); so for the greatest.
         let shrink = power_down(self.sums[0].min(1.0), n);
         let grow = power_up(self.sums[1].max(1.0), n);
-        let (count_lo, count_hi) = count(n);
+        let (count_lo, count_hi) = count_outward(n);
         let gain_lo = if least >= 0.0 {
             ((least * shrink).next_down() * count_lo).next_down()
         } else {
@@ -330,37 +332,6 @@ impl Drift {
             })
             .collect()
     }
-}
-
-/// `n` as an `f64` rounded down and up.
-fn count(n: u64) -> (f64, f64) {
-    let f = n as f64;
-    match (f as u128).cmp(&u128::from(n)) {
-        std::cmp::Ordering::Greater => (f.next_down(), f),
-        std::cmp::Ordering::Less => (f, f.next_up()),
-        std::cmp::Ordering::Equal => (f, f),
-    }
-}
-
-/// `x` to the power `n` rounded down (`x` in [0, 1]) or up (`x` at least 1), by squaring.
-fn power_down(x: f64, n: u64) -> f64 {
-    power(x, n, f64::next_down)
-}
-
-fn power_up(x: f64, n: u64) -> f64 {
-    power(x, n, f64::next_up)
-}
-
-fn power(mut x: f64, mut n: u64, out: fn(f64) -> f64) -> f64 {
-    let mut acc = 1.0;
-    while n > 0 {
-        if n & 1 == 1 {
-            acc = out(acc * x);
-        }
-        x = out(x * x);
-        n >>= 1;
-    }
-    acc
 }
 
 /// `k` steps over the open states from `start` (fewer when a step changes nothing, or

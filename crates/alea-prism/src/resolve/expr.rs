@@ -347,6 +347,11 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// `; did you mean `x`?` for a close name, if any (see [`suggest`]); empty otherwise.
+pub(super) fn did_you_mean(close: Option<&str>) -> String {
+    close.map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
+}
+
 /// The closest of `candidates` to `name`, when close enough to be a likely typo.
 pub(super) fn suggest<'c>(
     name: &str,
@@ -552,9 +557,7 @@ impl Resolver<'_> {
         let candidates = self.env.idents.iter().filter_map(|(n, s)| {
             (!constants_only || !matches!(s, Sym::Var(_))).then_some(n.as_str())
         });
-        if let Some(close) = suggest(name, candidates) {
-            message.push_str(&format!("; did you mean `{close}`?"));
-        }
+        message.push_str(&did_you_mean(suggest(name, candidates)));
         Error::new(span, message)
     }
 

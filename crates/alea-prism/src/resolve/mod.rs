@@ -120,11 +120,6 @@ pub fn resolve_with(
     })
 }
 
-/// `; did you mean `x`?` for a close name, if any.
-fn did_you_mean(close: Option<&str>) -> String {
-    close.map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
-}
-
 /// The `player` blocks of an `smg`: every module with unlabelled commands and every
 /// action of a command belongs to exactly one player.
 fn players(
@@ -174,7 +169,7 @@ fn players(
                     format!(
                         "unknown module `{}`{}",
                         m.name,
-                        did_you_mean(expr::suggest(&m.name, module_names.iter().copied()))
+                        expr::did_you_mean(expr::suggest(&m.name, module_names.iter().copied()))
                     ),
                 ));
             };
@@ -196,7 +191,7 @@ fn players(
                     format!(
                         "unknown action `{}`: no command has it{}",
                         a.name,
-                        did_you_mean(expr::suggest(
+                        expr::did_you_mean(expr::suggest(
                             &a.name,
                             actions.names.iter().map(String::as_str)
                         ))
@@ -283,9 +278,10 @@ fn no_such_constant<'c>(
 ) -> Error {
     let names: Vec<&str> = constants.map(|c| c.name.name.as_str()).collect();
     let mut message = format!("no constant `{name}` {place}");
-    if let Some(close) = expr::suggest(name, names.iter().copied()) {
-        message.push_str(&format!("; did you mean `{close}`?"));
-    }
+    message.push_str(&expr::did_you_mean(expr::suggest(
+        name,
+        names.iter().copied(),
+    )));
     // Not a place in any file: the command line gave it.
     Error::new(Span::default(), message)
 }
@@ -651,9 +647,7 @@ fn attach_given(env: &mut Env, given: &[(String, ast::Expr)], place: &str) -> Re
         let Some(&Sym::Const(i)) = env.idents.get(name) else {
             let names: Vec<&str> = env.consts.iter().map(|c| c.name.as_str()).collect();
             let mut message = format!("no constant `{name}` {place}");
-            if let Some(close) = expr::suggest(name, names.into_iter()) {
-                message.push_str(&format!("; did you mean `{close}`?"));
-            }
+            message.push_str(&expr::did_you_mean(expr::suggest(name, names.into_iter())));
             return Err(Error::new(Span::default(), message));
         };
         attach_one(env, i, e)?;
@@ -988,9 +982,7 @@ fn update(
             None => {
                 let vars = env.vars.iter().map(|v| v.name.as_str());
                 let mut message = format!("unknown variable `{name}`");
-                if let Some(close) = expr::suggest(name, vars) {
-                    message.push_str(&format!("; did you mean `{close}`?"));
-                }
+                message.push_str(&expr::did_you_mean(expr::suggest(name, vars)));
                 return Err(Error::new(a.var.span, message));
             }
         };
@@ -1073,11 +1065,10 @@ fn rewards(model: &ast::Model, env: &Env, actions: &Actions) -> Result<Vec<Rewar
                             a.name,
                             expr::list(&names)
                         );
-                        if let Some(close) =
-                            expr::suggest(&a.name, actions.names.iter().map(String::as_str))
-                        {
-                            message.push_str(&format!("; did you mean `{close}`?"));
-                        }
+                        message.push_str(&expr::did_you_mean(expr::suggest(
+                            &a.name,
+                            actions.names.iter().map(String::as_str),
+                        )));
                         return Err(Error::new(a.span, message));
                     }
                 },

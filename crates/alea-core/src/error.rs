@@ -42,6 +42,10 @@ pub enum Error {
     /// total rewards.
     #[error("the players could stay forever on a cycle of zero rewards through state {0}; a total-reward model needs every such cycle to cost something")]
     ZeroRewardCycle(String),
+    /// A question the engine cannot answer soundly on this model (the message says
+    /// which, and why); the front end says where it was asked.
+    #[error("{0}")]
+    Unsupported(String),
     /// The iteration of a component did not meet the precision in time.
     #[error("the bounds on the value of state {0} did not come within the precision asked for after {1} sweeps ({2}); ask for less precision")]
     NotConverged(String, u64, String),

@@ -435,6 +435,15 @@ pub enum Path {
         right: Expr,
         bound: Option<Steps>,
     },
+    /// `Fc phi`, `F0 phi` (the rewards of games): the reward gathered until `phi`,
+    /// where a path that never reaches it is worth what it gathers (`Fc`) or 0 (`F0`);
+    /// `F phi` counts it as infinite.
+    Reach {
+        target: Expr,
+        missed: Missed,
+        /// Where `Fc` or `F0` is written.
+        span: Span,
+    },
     /// `C<=k`: the reward gathered in the first `k` steps; `C`: in all steps.
     Cumulative { bound: Option<Expr> },
     /// `I=k`: the reward of the state at step `k`.
@@ -444,6 +453,15 @@ pub enum Path {
     /// The state formula inside `S [...]`: the long-run share of time spent where it
     /// holds.
     Steady { target: Expr },
+}
+
+/// What a path that never reaches the target of `Fc` or `F0` is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missed {
+    /// `Fc`: the reward it gathers, over all its steps.
+    Gathered,
+    /// `F0`: nothing.
+    Zero,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -613,12 +613,14 @@ impl Run {
             &settings,
         );
         if let Err(
-            CheckError::Engine(alea_core::Error::NotConverged(..)) | CheckError::Undecided(_),
+            CheckError::Engine(alea_core::Error::NotConverged(..) | alea_core::Error::NotExact)
+            | CheckError::Undecided(_),
         ) = checked
         {
             // Iteration that cannot close the gap in its sweep budget (a chain built to
-            // mix slowly), or a value too close to a bound to tell: a small model is
-            // solved exactly instead, and rounded.
+            // mix slowly), a value too close to a bound to tell, or a question solved
+            // in exact arithmetic only (`F0`): a small model is solved exactly instead,
+            // and rounded.
             if !self.settings.exact && self.explored.states() <= EXACT_FALLBACK_STATES {
                 if self.exact_model.is_none() {
                     // A model that exact arithmetic cannot read (`log`, say) keeps the
@@ -994,7 +996,7 @@ pub fn is_bounded(property: &ast::Expr) -> bool {
             | ast::Path::Until { bound, .. } => bound.is_some(),
             ast::Path::Cumulative { bound } => bound.is_some(),
             ast::Path::Next { .. } | ast::Path::Instant { .. } => true,
-            ast::Path::LongRun | ast::Path::Steady { .. } => false,
+            ast::Path::LongRun | ast::Path::Steady { .. } | ast::Path::Reach { .. } => false,
         },
         ast::Operator::Filter { property, .. } => is_bounded(property),
     }

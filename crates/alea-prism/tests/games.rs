@@ -5,7 +5,10 @@
 //! every pair of positional strategies, each pair's Markov chain solved exactly by
 //! elimination, the value the best the coalition can guarantee (turn-based stochastic
 //! games of reachability have positional optimal strategies on both sides). The checker
-//! must agree exactly with `--exact`, and within its certified bound in `f64`.
+//! must agree exactly with `--exact`, and within its certified bound in `f64`. Rewards
+//! until a target are asked with a path that misses it worth infinity (`F`) and worth
+//! what it gathers (`Fc`), of a structure where every cycle costs and of one with cycles
+//! of zero reward.
 
 mod support;
 
@@ -51,9 +54,10 @@ impl Game {
             }
         }));
         t.push_str(&support::labels(&self.a, &self.b));
-        // A reward of 1 in every state and 1 more in those of `a`, and 2 for each of the
-        // second player's moves. (Every cycle costs something: a game where the players
-        // could stay on a cycle of zero reward is refused, so far.)
+        // `r`: a reward of 1 in every state and 1 more in those of `a`, and 2 for each
+        // of the second player's moves: every cycle costs something. `z`: 1 in the
+        // states of `a`, nothing elsewhere: the players may stay on a cycle of zero
+        // reward.
         t.push_str(&format!(
             "rewards \"r\"\n  true : 1;\n  {} : 1;\n{}endrewards\n",
             support::states(&self.a),
@@ -63,6 +67,10 @@ impl Game {
                 ""
             }
         ));
+        t.push_str(&format!(
+            "rewards \"z\"\n  {} : 1;\nendrewards\n",
+            support::states(&self.a)
+        ));
         t
     }
 
@@ -71,15 +79,24 @@ impl Game {
         self.first[s] == one
     }
 
-    /// The reward of leaving `s` by one of its choices.
-    fn reward(&self, s: usize) -> Exact {
-        Exact::from_integer((1 + u8::from(self.a[s]) + 2 * u8::from(!self.first[s])).into())
+    /// The reward of leaving `s` by one of its choices, in structure `r` (`zero`: `z`).
+    fn reward(&self, s: usize, zero: bool) -> Exact {
+        let r = match zero {
+            true => u8::from(self.a[s]),
+            false => 1 + u8::from(self.a[s]) + 2 * u8::from(!self.first[s]),
+        };
+        Exact::from_integer(r.into())
     }
 }
 
 fn game() -> impl Strategy<Value = Game> {
-    (2usize..=4).prop_flat_map(|n| {
-        let state = prop::collection::vec(support::choice(n), 1..=2);
+    game_of(4, 2)
+}
+
+/// A random game of at most `states` states with at most `choices` choices each.
+fn game_of(states: usize, choices: usize) -> impl Strategy<Value = Game> {
+    (2usize..=states).prop_flat_map(move |n| {
+        let state = prop::collection::vec(support::choice(n), 1..=choices);
         (
             prop::collection::vec(state, n),
             prop::collection::vec(any::<bool>(), n),
@@ -91,6 +108,26 @@ fn game() -> impl Strategy<Value = Game> {
                 first,
                 a,
                 b,
+            })
+    })
+}
+
+/// A random game whose only target (`b`) is its last state, and whose every other state
+/// has two or three choices: the players meet cycles of zero reward (in `z`) that the
+/// minimiser must choose to leave.
+fn cyclic_game() -> impl Strategy<Value = Game> {
+    (3usize..=6).prop_flat_map(|n| {
+        let state = prop::collection::vec(support::choice(n), 2..=3);
+        (
+            prop::collection::vec(state, n),
+            prop::collection::vec(any::<bool>(), n),
+            prop::collection::vec(any::<bool>(), n),
+        )
+            .prop_map(move |(choices, first, a)| Game {
+                choices,
+                first,
+                a,
+                b: (0..n).map(|s| s + 1 == n).collect(),
             })
     })
 }
@@ -259,9 +296,9 @@ fn chain_until(g: &Game, sigma: &[usize], through: &[bool], target: &[bool]) -> 
     solve(g, sigma, &open, &fixed, &vec![Exact::zero(); n])[0].clone()
 }
 
-/// The expected reward until `b` from state 0 in the chain of `sigma`; `None` where `b`
-/// may be missed.
-fn chain_reward(g: &Game, sigma: &[usize]) -> Option<Exact> {
+/// The expected reward until `b` from state 0 in the chain of `sigma` (structure `z`
+/// when `zero`); `None` where `b` may be missed.
+fn chain_reward(g: &Game, sigma: &[usize], zero: bool) -> Option<Exact> {
     let n = g.choices.len();
     let all = vec![true; n];
     let can = reaching(g, sigma, &all, &g.b);
@@ -281,8 +318,92 @@ fn chain_reward(g: &Game, sigma: &[usize]) -> Option<Exact> {
         }
     }
     let open: Vec<bool> = (0..n).map(|s| can[s] && !g.b[s]).collect();
-    let c: Vec<Exact> = (0..n).map(|s| g.reward(s)).collect();
+    let c: Vec<Exact> = (0..n).map(|s| g.reward(s, zero)).collect();
     Some(solve(g, sigma, &open, &vec![Exact::zero(); n], &c)[0].clone())
+}
+
+/// The expected reward gathered until `b` from state 0 in the chain of `sigma`, a path
+/// that never reaches `b` gathering for ever (`Fc`): infinite when the chain may end in
+/// a bottom component outside `b` that has a reward; otherwise the states of such
+/// components gather 0 and the others leave them with probability one.
+fn chain_gathered(g: &Game, sigma: &[usize], zero: bool) -> Reward {
+    let n = g.choices.len();
+    let next = |s: usize| -> Vec<usize> {
+        match g.b[s] {
+            true => Vec::new(),
+            false => g.choices[s][sigma[s]].iter().map(|&(t, _)| t).collect(),
+        }
+    };
+    let reach: Vec<Vec<bool>> = (0..n)
+        .map(|from| {
+            let mut seen = vec![false; n];
+            let mut stack = vec![from];
+            while let Some(s) = stack.pop() {
+                if !std::mem::replace(&mut seen[s], true) {
+                    stack.extend(next(s));
+                }
+            }
+            seen
+        })
+        .collect();
+    let bottom: Vec<bool> = (0..n)
+        .map(|s| !g.b[s] && (0..n).all(|t| !reach[s][t] || reach[t][s]))
+        .collect();
+    if (0..n).any(|t| reach[0][t] && bottom[t] && !g.reward(t, zero).is_zero()) {
+        return Reward::Infinite;
+    }
+    let open: Vec<bool> = (0..n).map(|s| !g.b[s] && !bottom[s]).collect();
+    let c: Vec<Exact> = (0..n).map(|s| g.reward(s, zero)).collect();
+    Reward::Finite(solve(g, sigma, &open, &vec![Exact::zero(); n], &c)[0].clone())
+}
+
+/// `F0` with `steps` steps: the reward gathered until `b` if `b` is reached within them,
+/// 0 otherwise, from state 0, the coalition (`one`) maximising when `max`; by backward
+/// induction over the states paired with the reward gathered (all a player needs to
+/// know of the past), in `f64`. As `steps` grows this tends to the value of `F0`.
+fn horizon_reached(g: &Game, zero: bool, one: bool, max: bool, steps: usize) -> f64 {
+    let n = g.choices.len();
+    let top = (0..n).map(|s| g.reward(s, zero).to_integer()).max();
+    let top: usize = top.map_or(0, |r| r.try_into().expect("a small reward"));
+    let gathered = steps * top + 1;
+    let at_target = |s: usize, x: usize| (g.b[s]).then_some(x as f64);
+    // `v[s][x]`: the value at `s` having gathered `x`, with the steps of the round left.
+    let mut v: Vec<Vec<f64>> = (0..n)
+        .map(|s| {
+            (0..gathered)
+                .map(|x| at_target(s, x).unwrap_or(0.0))
+                .collect()
+        })
+        .collect();
+    for _ in 0..steps {
+        v = (0..n)
+            .map(|s| {
+                (0..gathered)
+                    .map(|x| {
+                        if let Some(v) = at_target(s, x) {
+                            return v;
+                        }
+                        let r: usize = g.reward(s, zero).to_integer().try_into().unwrap();
+                        // Not reachable with this many steps left: any value will do.
+                        if x + r >= gathered {
+                            return 0.0;
+                        }
+                        let values = g.choices[s].iter().map(|choice| {
+                            choice
+                                .iter()
+                                .map(|&(t, p)| f64::from(p) / 4.0 * v[t][x + r])
+                                .sum::<f64>()
+                        });
+                        let high = g.ours(s, one) == max;
+                        values
+                            .reduce(|a, b| if (b > a) == high { b } else { a })
+                            .expect("a choice")
+                    })
+                    .collect()
+            })
+            .collect();
+    }
+    v[0][0]
 }
 
 /// The best value the coalition (`one`: the first player) can guarantee, maximising when
@@ -349,7 +470,7 @@ fn shape() -> impl Strategy<Value = Shape> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     #[test]
     fn step_bounded_paths_match_the_tree_of_histories(
@@ -385,22 +506,66 @@ proptest! {
 
     #[test]
     fn expected_rewards_match_every_pair_of_positional_strategies(
-        g in game(), one in any::<bool>(), max in any::<bool>()
+        g in prop_oneof![game_of(6, 3), cyclic_game()], one in any::<bool>(),
+        max in any::<bool>(), zero in any::<bool>(), gathered in any::<bool>()
     ) {
-        let property = format!("{} R{{\"r\"}}{}=? [ F \"b\" ]", coalition(one), goal(max));
-        let want = game_value(&g, one, max, |sigma| match chain_reward(&g, sigma) {
-            Some(v) => Reward::Finite(v),
-            None => Reward::Infinite,
+        let (structure, path) = (if zero { "z" } else { "r" }, if gathered { "Fc" } else { "F" });
+        let property = format!("{} R{{\"{structure}\"}}{}=? [ {path} \"b\" ]", coalition(one), goal(max));
+        let want = game_value(&g, one, max, |sigma| match gathered {
+            true => chain_gathered(&g, sigma, zero),
+            false => match chain_reward(&g, sigma, zero) {
+                Some(v) => Reward::Finite(v),
+                None => Reward::Infinite,
+            },
         });
         let (exact, float, _) = support::check(&g.text(), &property, false);
         match want {
             Reward::Infinite => {
                 prop_assert_eq!(&exact, &Number::Exact(None), "{} on\n{}", property, g.text());
+                prop_assert!(float.is_infinite(), "{} on\n{}: {:?}", property, g.text(), float);
             }
             Reward::Finite(v) => {
                 prop_assert_eq!(&exact, &Number::Exact(Some(v)), "{} on\n{}", property, g.text());
                 prop_assert!(within(&exact, &float), "{} on\n{}: {:?} against {:?}", property, g.text(), float, exact);
             }
+        }
+    }
+
+    #[test]
+    fn rewards_worth_nothing_unless_the_target_is_reached_match_long_horizons(
+        g in prop_oneof![game_of(4, 2), cyclic_game()], one in any::<bool>(),
+        max in any::<bool>(), zero in any::<bool>()
+    ) {
+        let structure = if zero { "z" } else { "r" };
+        let property = format!("{} R{{\"{structure}\"}}{}=? [ F0 \"b\" ]", coalition(one), goal(max));
+        let (exact, float, _) = match support::try_check(&g.text(), &property, false) {
+            Ok(answers) => answers,
+            // Refused where the minimiser could stop the maximiser's gathering for ever
+            // by raising the probability of the target (a state of the other side).
+            Err(e) => {
+                prop_assert!(e.contains("not solved for such a game yet"), "{} on\n{}: {}", property, g.text(), e);
+                prop_assert!(g.first.contains(&false) && g.first.contains(&true), "{}", e);
+                return Ok(());
+            }
+        };
+        match exact {
+            Number::Exact(None) => prop_assert!(float.is_infinite(), "{} on\n{}: {:?}", property, g.text(), float),
+            _ => prop_assert!(within(&exact, &float), "{} on\n{}: {:?} against {:?}", property, g.text(), float, exact),
+        }
+        let (near, far) = (horizon_reached(&g, zero, one, max, 150), horizon_reached(&g, zero, one, max, 300));
+        match exact {
+            Number::Exact(Some(v)) => {
+                let v = num_traits::ToPrimitive::to_f64(&v).expect("a small value");
+                // A horizon counts fewer paths: below the value, and nearer with more
+                // steps (a player who gathers before reaching the target may take long:
+                // then a longer one).
+                let close = |h: f64| h <= v + 1e-9 * v.max(1.0) && v - h <= 1e-4 * v.max(1.0);
+                let longer = || horizon_reached(&g, zero, one, max, 1200);
+                prop_assert!(near <= far + 1e-12 && (close(far) || close(longer())),
+                    "{} on\n{}: {} against {} in 150 steps and {} in 300", property, g.text(), v, near, far);
+            }
+            _ => prop_assert!(far > near + 1.0,
+                "{} on\n{}: infinite, but {} in 150 steps and {} in 300", property, g.text(), near, far),
         }
     }
 }

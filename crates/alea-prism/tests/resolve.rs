@@ -38,6 +38,7 @@ fn expressions(p: &ast::Expr) -> Vec<&ast::Expr> {
             ast::Path::Eventually { target, .. }
             | ast::Path::Globally { target, .. }
             | ast::Path::Next { target }
+            | ast::Path::Reach { target, .. }
             | ast::Path::Steady { target } => vec![target],
             ast::Path::Until { left, right, .. } => vec![left, right],
             ast::Path::Cumulative { .. } | ast::Path::Instant { .. } | ast::Path::LongRun => {

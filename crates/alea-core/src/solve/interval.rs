@@ -198,6 +198,17 @@ fn greatest(job: &Job) -> f64 {
     }
 }
 
+/// In a game, for an expected reward: a state on a cycle of zero rewards among the
+/// open states, where the players together could stay for ever (the iteration finds no
+/// upper bound there; strategy improvement solves it, `improve`).
+pub(crate) fn zero_cycle(g: &Graph, setup: &Setup, rew: &[f64]) -> Option<usize> {
+    if !setup.game || setup.kind != Kind::Reward {
+        return None;
+    }
+    let free = g.end_components(&setup.unknown(), |c| rew[c] == 0.0)?;
+    Some(free.get(0)[0] as usize)
+}
+
 /// Bounds on the value of every open state of the job's setup, within its precision.
 pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
     let setup = job.setup;
@@ -233,10 +244,8 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
     // that nothing makes positive there is refused, as the engine cannot yet tell how a
     // minimiser who must leave such a cycle does best.
     let staying = setup.game && g.end_components(&unknown, |_| true).is_some();
-    if setup.game && setup.kind == Kind::Reward {
-        if let Some(free) = g.end_components(&unknown, |c| rew[c] == 0.0) {
-            return Err(Error::ZeroRewardCycle((job.names)(free.get(0)[0] as usize)));
-        }
+    if let Some(s) = zero_cycle(g, setup, rew) {
+        return Err(Error::ZeroRewardCycle((job.names)(s)));
     }
     let maximise = if setup.game {
         (0..n).map(|s| setup.goal_at(g, s) == Goal::Max).collect()

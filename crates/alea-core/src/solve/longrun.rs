@@ -837,10 +837,9 @@ impl<T: Value> Collapsed<T> {
 /// comment).
 pub fn total_reward(m: &Form, goal: Goal, rewards: &Rewards, cx: &Context) -> Result<Answer> {
     let g = checked(m, &[]);
-    assert!(
-        !g.game,
-        "total rewards are asked of a chain or a decision process"
-    );
+    if g.game {
+        return super::gathered_reward(m, goal, &vec![false; m.states()], rewards, cx);
+    }
     let rew = super::rewards_f64(&g, rewards);
     let ends = Ends::new(&g, |c| rew[c] == 0.0);
     let c = Collapsed::new(m, &ends, &rew);
@@ -872,10 +871,9 @@ pub fn total_reward_exact(
     cx: &Context,
 ) -> Result<ExactAnswer> {
     let g = checked(m, &[]);
-    assert!(
-        !g.game,
-        "total rewards are asked of a chain or a decision process"
-    );
+    if g.game {
+        return super::gathered_reward_exact(m, goal, &vec![false; m.states()], rewards, cx);
+    }
     m.exact_probs()?;
     let rew = super::rewards_exact(&g, rewards);
     let ends = Ends::new(&g, |c| rew[c].is_zero());

@@ -31,8 +31,10 @@ mod bounded;
 mod exact;
 pub mod game;
 mod guess;
+mod improve;
 mod interval;
 mod longrun;
+mod reached;
 #[cfg(test)]
 mod tests;
 
@@ -425,6 +427,9 @@ pub fn reach_reward(
     let g = checked(m, &[("target", target)]);
     let rew = rewards_f64(&g, rewards);
     let setup = setup::reward(&g, goal, target);
+    if interval::zero_cycle(&g, &setup, &rew).is_some() {
+        return improve::reach_reward_game(&g, goal, target, &rew, cx);
+    }
     certified(&g, &setup, &rew, cx)
 }
 
@@ -440,7 +445,57 @@ pub fn reach_reward_exact(
     let rew = rewards_exact(&g, rewards);
     let approx: Vec<f64> = rew.iter().map(Value::to_f64).collect();
     let setup = setup::reward(&g, goal, target);
+    if interval::zero_cycle(&g, &setup, &approx).is_some() {
+        return improve::reach_reward_game_exact(&g, goal, target, &rew, cx);
+    }
     proven(&g, &setup, Some((&rew, &approx)), cx)
+}
+
+/// The expected reward gathered until `target` is reached, where a path that never
+/// reaches it keeps all it gathers (PRISM-games' `Fc`): the total reward with the
+/// targets made absorbing. Infinite where the maximising side can gather without bound
+/// with positive probability.
+pub fn gathered_reward(
+    m: &Form,
+    goal: Goal,
+    target: &[bool],
+    rewards: &Rewards,
+    cx: &Context,
+) -> Result<Answer> {
+    let g = checked(m, &[("target", target)]);
+    let rew = rewards_f64(&g, rewards);
+    improve::gathered(&g, goal, target, &rew, cx)
+}
+
+/// The expected reward gathered until `target` is reached, where a path that never
+/// reaches it is worth nothing (PRISM-games' `F0`), in exact rationals (the model needs
+/// its exact probabilities): the best play depends on the reward gathered so far, and
+/// the value is found over the states paired with it (see `reached`). `None` where
+/// infinite.
+pub fn reached_reward_exact(
+    m: &Form,
+    goal: Goal,
+    target: &[bool],
+    rewards: &ExactRewards,
+    cx: &Context,
+) -> Result<ExactAnswer> {
+    let g = checked(m, &[("target", target)]);
+    m.exact_probs()?;
+    let rew = rewards_exact(&g, rewards);
+    reached::reached_exact(&g, goal, target, &rew, cx)
+}
+
+/// [`gathered_reward`] in exact rationals.
+pub fn gathered_reward_exact(
+    m: &Form,
+    goal: Goal,
+    target: &[bool],
+    rewards: &ExactRewards,
+    cx: &Context,
+) -> Result<ExactAnswer> {
+    let g = checked(m, &[("target", target)]);
+    let rew = rewards_exact(&g, rewards);
+    improve::gathered_exact(&g, goal, target, &rew, cx)
 }
 
 /// The expected reward gathered in the first `k` steps (the rewards of the states left

@@ -16,8 +16,8 @@ use formula::Evaluator;
 pub use formula::{Item, Reduced, Values};
 
 use crate::ast::{
-    BinOp, Coalition, Expr, ExprKind, FilterOp, ModelType, NamedProperty, Operator, Opt, Path,
-    PlayerRef, Query, Rel, Temporal, UnOp,
+    BinOp, Coalition, Expr, ExprKind, FilterOp, Missed, ModelType, NamedProperty, Operator, Opt,
+    Path, PlayerRef, Query, Rel, Temporal, UnOp,
 };
 use crate::error::{Error, Span};
 use crate::explore::Explored;
@@ -1119,6 +1119,38 @@ impl Evaluator<'_> {
                             Gathered::Exact(r) => StateValues::Exact(solve::reach_reward_exact(
                                 m, g, &target, r, &cx,
                             )?),
+                        };
+                        (values, target)
+                    }
+                    Path::Reach {
+                        target,
+                        missed,
+                        span,
+                    } if name == "R" => {
+                        let target = self.sat(target)?;
+                        let values = match &rewards {
+                            // Solved in exact arithmetic only (the layers of reward
+                            // gathered turn on exact ties of probabilities): in floating
+                            // point, the run checks it again on the exact model.
+                            _ if *missed == Missed::Zero && !settings.exact => {
+                                return Err(CheckError::Engine(alea_core::Error::NotExact));
+                            }
+                            Gathered::Exact(r) if *missed == Missed::Zero => StateValues::Exact(
+                                solve::reached_reward_exact(m, g, &target, r, &cx).map_err(
+                                    |e| match e {
+                                        alea_core::Error::Unsupported(why) => {
+                                            CheckError::from(Error::new(*span, why))
+                                        }
+                                        e => e.into(),
+                                    },
+                                )?,
+                            ),
+                            Gathered::Float(r) => StateValues::Float(solve::gathered_reward(
+                                m, g, &target, r, &cx,
+                            )?),
+                            Gathered::Exact(r) => StateValues::Exact(
+                                solve::gathered_reward_exact(m, g, &target, r, &cx)?,
+                            ),
                         };
                         (values, target)
                     }

@@ -133,10 +133,10 @@ pub(super) fn lower(
                 Temporal::Release => until(not(l), not(r), window, true),
             }
         }
-        Path::Cumulative { .. } | Path::Instant { .. } | Path::LongRun => {
+        Path::Cumulative { .. } | Path::Instant { .. } | Path::LongRun | Path::Reach { .. } => {
             return Err(Error::new(
                 span,
-                "`C`, `I=k` and `S` are reward paths: they need an `R` operator",
+                "`C`, `I=k`, `S`, `Fc` and `F0` are reward paths: they need an `R` operator",
             )
             .into())
         }

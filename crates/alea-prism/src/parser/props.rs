@@ -9,7 +9,7 @@
 
 use super::{Parser, MAX_DEPTH};
 use crate::ast::{
-    Bound, Coalition, Expr, ExprKind, FilterOp, Ident, NamedProperty, Operator, Opt, Path,
+    Bound, Coalition, Expr, ExprKind, FilterOp, Ident, Missed, NamedProperty, Operator, Opt, Path,
     PlayerRef, PropertyFile, Query, Rel, RewardRef, Steps, Temporal,
 };
 use crate::error::{Error, Result, Span};
@@ -576,14 +576,17 @@ impl Parser<'_> {
                     return Ok(Path::Next { target });
                 }
                 "Fc" | "F0" if base == Base::R => {
-                    return Err(Error::new(
-                        t.span,
-                        format!(
-                            "`{word}` (the reward of a path that never reaches the target: {}) \
-                             is not supported yet; `F` counts such a path as infinite",
-                            if word == "Fc" { "what it gathers" } else { "0" }
-                        ),
-                    ))
+                    self.bump();
+                    let target = self.expr()?;
+                    let missed = match word {
+                        "Fc" => Missed::Gathered,
+                        _ => Missed::Zero,
+                    };
+                    return Ok(Path::Reach {
+                        target,
+                        missed,
+                        span: t.span,
+                    });
                 }
                 "C" if !matches!(self.peek_at(1), Tok::LParen) => {
                     if base != Base::R {

@@ -14,6 +14,15 @@ use alea_prism::session::{given_constants, Loading, Quiet, Run, Settings, Source
 /// of an mdp counting when `fair`): the exact value, the `f64` one, and whether a bound
 /// holds (the same in both).
 pub fn check(text: &str, property: &str, fair: bool) -> (Number, Number, Option<bool>) {
+    try_check(text, property, fair).unwrap_or_else(|e| panic!("{property} on\n{text}: {e}"))
+}
+
+/// [`check`], or the error that both the exact and the `f64` check give.
+pub fn try_check(
+    text: &str,
+    property: &str,
+    fair: bool,
+) -> Result<(Number, Number, Option<bool>), String> {
     let run = |exact: bool| {
         let mut loading = Loading::parse(Source::new("<model>", text.to_string())).unwrap();
         loading
@@ -36,16 +45,20 @@ pub fn check(text: &str, property: &str, fair: bool) -> (Number, Number, Option<
         let mut run = Run::explore(Arc::clone(&session), settings, &Quiet).unwrap();
         let id = session.property_ids()[0];
         run.check(id, &Quiet)
-            .unwrap_or_else(|f| panic!("{property} on\n{text}: {}", f.describe()))
-            .checked
+            .map(|answer| answer.checked)
+            .map_err(|f| f.describe())
     };
-    let (exact, float) = (run(true), run(false));
+    let (exact, float) = match (run(true), run(false)) {
+        (Ok(exact), Ok(float)) => (exact, float),
+        (Err(e), Err(f)) if e == f => return Err(e),
+        (exact, float) => panic!("{property} on\n{text}: {exact:?} exactly, {float:?} in f64"),
+    };
     assert_eq!(exact.holds, float.holds, "{property} on\n{text}");
-    (
+    Ok((
         exact.value.unwrap_or(Number::Exact(None)),
         float.value.unwrap_or(Number::Exact(None)),
         exact.holds,
-    )
+    ))
 }
 
 /// Whether the `f64` value is within its bound of the exact one.

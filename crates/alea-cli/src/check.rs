@@ -640,6 +640,10 @@ impl StateReport {
     fn json(&self, exact: bool) -> Json {
         let mut o = Map::new();
         o.insert("state".into(), self.valuation.clone());
+        if let Some((player, against)) = &self.report.player {
+            o.insert("player".into(), json!(player));
+            o.insert("against".into(), json!(against));
+        }
         if let Some(v) = &self.report.value {
             number_fields(&mut o, v, exact);
         }
@@ -673,8 +677,13 @@ impl StateReport {
     }
 
     fn write_text(&self, out: &mut dyn Write) -> Result<(), Failure> {
+        let turn = match &self.report.player {
+            Some((player, true)) => format!(", {player}'s turn (against the coalition)"),
+            Some((player, false)) => format!(", {player}'s turn"),
+            None => String::new(),
+        };
         match &self.report.value {
-            Some(v) => writeln!(out, "  at {}: {}", self.state, number_text(v))?,
+            Some(v) => writeln!(out, "  at {}{turn}: {}", self.state, number_text(v))?,
             None => writeln!(
                 out,
                 "  at {}: (a filter: the same for every state)",

@@ -798,6 +798,36 @@ impl Page {
             assert!((l - loss).abs() <= 1e-12, "{action}: {l} against {loss}");
         }
         self.screenshot("model").await;
+
+        // A two-player game: the heading of a state's choices says whose turn it is.
+        let duel = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../alea-prism/tests/models/duel.prism"),
+        )
+        .expect("the duel model");
+        self.js(&format!(
+            "document.getElementById('model-text').value = {}; \
+             document.getElementById('model-props').value = '<<attacker>> Pmax=? [F \"hit\"]'; \
+             document.getElementById('model-at').value = 't=1,st=0'; return null;",
+            serde_json::to_string(&duel).expect("a string")
+        ))
+        .await;
+        let before = self.gen("model").await;
+        self.click("model-go").await;
+        self.settled("model", before).await;
+        assert_eq!(self.text("model-error").await, "");
+        let heading = self
+            .js("return document.querySelector('#model-choices h3').textContent;")
+            .await;
+        let heading = heading.as_str().expect("a heading");
+        assert!(
+            heading.contains("defender\u{2019}s turn (against the coalition"),
+            "{heading}"
+        );
+        let actions = self
+            .js("return [...document.querySelectorAll('#model-choices tbody tr')].map(r => r.dataset.action);")
+            .await;
+        assert_eq!(actions, json!(["[run]", "[hide]"]));
     }
 
     async fn phone_width(&self) {

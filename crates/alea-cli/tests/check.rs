@@ -412,6 +412,9 @@ fn at_a_game_state_the_choices_are_judged_by_its_player() {
     assert_eq!(line["exact"], "3/4");
     let at = &line["at"];
     assert_eq!(at["exact"], "1/2");
+    // Whose turn it is, and that this player plays against the coalition.
+    assert_eq!(at["player"], "defender");
+    assert_eq!(at["against"], true);
     let choices = at["choices"].as_array().unwrap();
     assert_eq!(choices.len(), 2);
     assert_eq!(choices[0]["action"], "[run]");

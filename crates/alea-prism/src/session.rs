@@ -827,6 +827,9 @@ pub struct StateReport {
     /// In an mdp, every choice with its value and its loss against the best, best first
     /// (ties in the model's order); empty where nothing is chosen.
     pub choices: Vec<ChoiceReport>,
+    /// In a game, the player whose turn it is, and whether that player chooses against
+    /// the query's coalition (the loss is then what the choice loses for that player).
+    pub player: Option<(String, bool)>,
 }
 
 /// One choice of a state.
@@ -915,10 +918,15 @@ impl Answer {
             }
             None => (None, Vec::new()),
         };
+        let against = match &self.checked.solved {
+            Some(solved) => solved.against.get(s as usize).copied().unwrap_or(false),
+            None => false,
+        };
         StateReport {
             state: s,
             value,
             choices,
+            player: self.owner(s).map(|p| (p.to_string(), against)),
         }
     }
 

@@ -923,7 +923,7 @@ fn module(
         )?;
         let mut updates = Vec::with_capacity(c.updates.len());
         for u in &c.updates {
-            updates.push(update((i, m, names), c, u, env)?);
+            updates.push(update((i, m, names), u, env)?);
         }
         commands.push(Command {
             action,
@@ -943,10 +943,9 @@ fn module(
     })
 }
 
-/// One update of command `c` of module `i` (`m`, among modules `names`).
+/// One update of a command of module `i` (`m`, among modules `names`).
 fn update(
     (i, m, names): (usize, &Instance, &[&str]),
-    c: &ast::Command,
     u: &ast::Update,
     env: &Env,
 ) -> Result<Update> {
@@ -989,24 +988,16 @@ fn update(
         let var = &env.vars[index as usize];
         match var.module {
             Some(owner) if owner == i => {}
-            None if c.action.is_none() => {}
-            None => {
-                let action = c.action.as_ref().map_or("", |a| m.rename(&a.name));
-                return Err(Error::new(
-                    a.var.span,
-                    format!(
-                        "`{name}` is a global variable: only commands without an action \
-                         (`[]`) may change it, and this one has the action `{action}`"
-                    ),
-                ));
-            }
+            // Any command may change a global; two commands of one synchronised step
+            // writing the same variable are an error where that step is explored.
+            None => {}
             Some(owner) => {
                 let owner = names.get(owner).copied().unwrap_or("?");
                 return Err(Error::new(
                     a.var.span,
                     format!(
                         "`{name}` belongs to module `{owner}`: a command can only change its \
-                         own module's variables (and globals, in commands without an action)"
+                         own module's variables and the globals"
                     ),
                 ));
             }

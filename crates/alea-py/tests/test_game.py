@@ -234,6 +234,35 @@ def test_choices_on_cycles_are_solved_exactly() -> None:
     assert options[0].value <= options[1].value and options[0].loss == 0
 
 
+def test_a_cycle_of_zero_rewards_between_the_players_is_solved() -> None:
+    # The minimiser pays to end the game, 5 at "a" or 3 at "b"; passing between "a" and
+    # "m" is free. At "m" the maximiser ends it at a cost of 4 or sends it back to "a":
+    # staying for ever would never end the game (infinitely costly for the minimiser),
+    # so he ends it at "a" (5) or passes to "m", where the maximiser picks the dearer of
+    # 4 and going back (5 again): 5. From "b", 3 at once, or on to "a": 3.
+    class Free:
+        def start(self):
+            return "b"
+
+        def expand(self, s):
+            if s == "end":
+                return ("terminal", 0)
+            if s == "a":
+                return ("min", 0, {"pay 5": "a5", "pass": "m"})
+            if s == "b":
+                return ("min", 0, {"pay 3": "b3", "on": "a"})
+            if s == "m":
+                return ("max", 0, {"end": "m4", "back": "a"})
+            cost = {"a5": 5, "b3": 3, "m4": 4}[s]
+            return ("chance", cost, [("end", 1)])
+
+    exact = alea.solve(Free(), exact=True)
+    assert exact.value == 3
+    assert exact.value_of("a") == 5 and exact.value_of("m") == 5
+    certified = alea.solve(Free())
+    assert abs(certified.value_of("a") - 5) <= certified.error_bound
+
+
 def test_the_start_value_and_reachable_states() -> None:
     solution = alea.solve(OnePersonGame(3, (2, 2, 2), (1, 1, 1)), exact=True)
     assert solution.start == 0

@@ -20,12 +20,14 @@
 //! ever (no end component among the states whose value is not 0 already): payoffs are
 //! then shifted to be at least 0, which changes every value by the same amount, and
 //! rewards solved exactly (and rounded, for `f64`). Elsewhere values of both signs are
-//! refused with [`Error::Signs`], and so is, in a two-player game, a cycle of zero rewards
-//! on which the players could stay ([`Error::ZeroRewardCycle`]).
+//! refused with [`Error::Signs`]. In a total-reward game where the players could stay on
+//! a cycle of zero rewards, the interval iteration finds no upper bound: such a game is
+//! solved exactly by strategy improvement (`improve`, as a model file's `R [F]`), and
+//! rounded for `f64`.
 
 use num_traits::Signed;
 
-use super::{exact, interval, setup, Goal};
+use super::{exact, improve, interval, setup, Goal};
 use crate::analysis::graph::Graph;
 use crate::error::{Error, Result};
 use crate::form::build::Game;
@@ -302,21 +304,28 @@ pub fn exact_values(
     let rew_f64 = floats(&posed.rew);
     let values = exacts(&posed.values);
     let rew = exacts(&posed.rew);
-    // Rewards of both signs are no question for the `f64` iteration that gives exact
-    // strategy iteration its first strategy: it starts from every state's first choice.
-    let first = vec![0u32; game.states()];
-    let answer = exact::solve(
-        &g,
-        form.exact_probs()?,
-        &exact::Job {
-            setup: &setup,
-            rew: (posed.class == Class::TotalReward).then_some((&rew[..], &rew_f64[..])),
-            values: (&values, &values_f64),
-            start: posed.signed.then_some(&first[..]),
-            stop,
-            names,
-        },
-    )?;
+    let answer = if posed.class == Class::TotalReward
+        && interval::zero_cycle(&g, &setup, &rew_f64).is_some()
+    {
+        zero_cycles(&g, &posed, &values, &rew, stop, names)?
+    } else {
+        // Rewards of both signs are no question for the `f64` iteration that gives exact
+        // strategy iteration its first strategy: it starts from every state's first
+        // choice.
+        let first = vec![0u32; game.states()];
+        exact::solve(
+            &g,
+            form.exact_probs()?,
+            &exact::Job {
+                setup: &setup,
+                rew: (posed.class == Class::TotalReward).then_some((&rew[..], &rew_f64[..])),
+                values: (&values, &values_f64),
+                start: posed.signed.then_some(&first[..]),
+                stop,
+                names,
+            },
+        )?
+    };
     Ok(answer
         .values
         .into_iter()
@@ -329,6 +338,46 @@ pub fn exact_values(
             }
         })
         .collect())
+}
+
+/// A total-reward game where the players could stay on a cycle of zero rewards, solved
+/// exactly by strategy improvement (`improve`, as a model file's `R [F]`): a target's
+/// value is gathered by the choices that reach it, as part of their reward.
+fn zero_cycles(
+    g: &Graph,
+    posed: &Posed,
+    values: &[Exact],
+    rew: &[Exact],
+    stop: &Stop,
+    names: &(dyn Fn(usize) -> String + Sync),
+) -> Result<super::ExactAnswer> {
+    let m = g.m;
+    let ex = m.exact_probs()?;
+    let arriving: Vec<Exact> = (0..m.choice_count())
+        .map(|c| {
+            let mut r = rew[c].clone();
+            for t in m.transitions_of(c) {
+                let to = m.to[t] as usize;
+                if posed.target[to] {
+                    r += exact::prob(ex, t) * &values[to];
+                }
+            }
+            r
+        })
+        .collect();
+    let cx = super::Context {
+        precision: 1e-12,
+        stop: stop.clone(),
+        names,
+    };
+    let mut answer =
+        improve::reach_reward_game_exact(g, posed.goal, &posed.target, &arriving, &cx)?;
+    for (s, v) in answer.values.iter_mut().enumerate() {
+        if posed.target[s] {
+            *v = Some(values[s].clone());
+        }
+    }
+    Ok(answer)
 }
 
 /// The values of every state of `game` in `f64`, each within the certified bound of the
@@ -351,6 +400,10 @@ pub fn certified_values(
     infinite(&setup.class, names)?;
     let values_f64 = floats(&posed.values);
     let rew_f64 = floats(&posed.rew);
+    // A cycle of zero rewards: solved exactly (see `zero_cycles`), and rounded.
+    if posed.class == Class::TotalReward && interval::zero_cycle(&g, &setup, &rew_f64).is_some() {
+        return rounded(&exact_values(game, stop, names)?);
+    }
     let job = interval::Job {
         setup: &setup,
         rew: &rew_f64,

@@ -169,8 +169,8 @@ pub enum Expect {
     /// Refuse it with `Error::InfiniteReward`; `start` says whether the start state
     /// itself is infinite (otherwise only some other reachable state is).
     Infinite { start: bool },
-    /// Either refuse it with `Error::ZeroRewardCycle` or return the right values.
-    ZeroCycleOrValues,
+    /// Return the right values, through a zero-reward end component.
+    ZeroCycle,
     /// Return the right values.
     Values,
 }
@@ -216,7 +216,7 @@ impl Analysis {
             return Some(Expect::Infinite { start });
         }
         if self.class == Class::Total && !self.zero_component.is_empty() {
-            return Some(Expect::ZeroCycleOrValues);
+            return Some(Expect::ZeroCycle);
         }
         Some(Expect::Values)
     }

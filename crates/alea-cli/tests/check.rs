@@ -453,6 +453,42 @@ fn at_a_game_state_the_choices_are_judged_by_its_player() {
 }
 
 #[test]
+fn a_duel_where_a_miss_is_worth_no_shots_opens_with_the_safe_shot() {
+    // `F0`: with no shot fired yet the safe shot is best (19/16 against 9/8 for bold, in
+    // duel.prism's header); with a miss keeping its shots (`Fc`) safe is best too (2
+    // against 3/2); for the chance of a hit, bold.
+    let cases = [
+        (
+            "<<attacker>> R{\"shots\"}max=? [F0 \"hit\"]",
+            "19/16",
+            "[] #2",
+        ),
+        (
+            "<<attacker>> R{\"shots\"}max=? [Fc \"hit\"]",
+            "2/1",
+            "[] #2",
+        ),
+        ("<<attacker>> Pmax=? [F \"hit\"]", "3/4", "[] #1"),
+    ];
+    for (prop, value, first) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("duel.jsonl");
+        let out = run(alea()
+            .args(["check", "--prop", prop, "--exact", "--json", "--strategy"])
+            .arg(&file)
+            .arg(models_dir().join("duel.prism")));
+        assert_eq!(json_lines(&out)[0]["exact"], value, "{prop}");
+        let opening = std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Json>(l).unwrap())
+            .find(|l| l["state"]["t"] == 0 && l["state"]["st"] == 0)
+            .unwrap();
+        assert_eq!(opening["action"], first, "{prop}");
+    }
+}
+
+#[test]
 fn at_a_state_a_step_bounded_choice_is_worth_the_steps_left_after_it() {
     // From x=0, `a` reaches the target x=1 at once with chance 1/2 (else stays); `b`
     // goes to x=2, one step from it. Within 1 step only `a` can get there; within 2, `b`

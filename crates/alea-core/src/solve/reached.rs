@@ -81,7 +81,15 @@ pub(crate) fn reached_exact(
         .map(|c| Exact::from_integer(whole[c].into()) * &p[g.owner[c] as usize])
         .collect();
     let kg = Graph::new(&kept.form);
-    let w = gathered_exact(&kg, goal, target, &kept.rewards(&weighted).choice, cx)?.values;
+    let rich = gathered_exact(&kg, goal, target, &kept.rewards(&weighted).choice, cx)?;
+    // The best choices once the bound is passed: the reward game's, read on `m`.
+    let rich_strategy: Vec<u32> = (0..n)
+        .map(|s| {
+            let c = kept.form.choices[s] + rich.strategy[s] as usize;
+            kept.origin[c].map_or(0, |o| (o - m.choices[s]) as u32)
+        })
+        .collect();
+    let w = rich.values;
     // Infinite: where `W` is, and where the maximiser gets there. Unless the minimiser
     // can leave the choices that keep `P` there: raising the probability of the target
     // may then end the gathering at less than infinity, which these layers do not see.
@@ -137,7 +145,8 @@ pub(crate) fn reached_exact(
             false => ring[(y % (top as u64 + 1)) as usize][t].clone(),
         }
     };
-    let mut strategy = vec![0u32; n];
+    // With no layer below the bound, the best play is the reward game's from the start.
+    let mut strategy = rich_strategy;
     for x in (0..layers).rev() {
         cx.stop.check()?;
         // What each state of the layer is worth on arriving: a target `x`, an exit its

@@ -64,49 +64,64 @@ pub(crate) fn reached_exact(
         })
         .collect::<Option<_>>()
         .ok_or_else(|| too_many(cx, u64::MAX))?;
-    let all = vec![true; n];
-    let p = until_exact(m, goal, &all, target, cx)?.values;
-    let p: Vec<Exact> = p.into_iter().map(|v| v.expect("a probability")).collect();
-    let q = |c: usize| -> Exact {
-        let (mut sum, zero) = (Exact::zero(), Exact::zero());
-        for t in m.transitions_of(c) {
-            sum += exact::prob(ex, t) * p.get(m.to[t] as usize).unwrap_or(&zero);
-        }
-        sum
-    };
-    // The reward game over the choices that keep `P`, rewards weighted by `P`.
-    let keeps = |s: usize, c: usize| q(c) == p[s];
-    let kept = Fixed::keeping(m, keeps, target, m.opponent.clone());
-    let weighted: Vec<Exact> = (0..m.choice_count())
-        .map(|c| Exact::from_integer(whole[c].into()) * &p[g.owner[c] as usize])
-        .collect();
-    let kg = Graph::new(&kept.form);
-    let rich = gathered_exact(&kg, goal, target, &kept.rewards(&weighted).choice, cx)?;
-    // The best choices once the bound is passed: the reward game's, read on `m`.
-    let rich_strategy: Vec<u32> = (0..n)
-        .map(|s| {
-            let c = kept.form.choices[s] + rich.strategy[s] as usize;
-            kept.origin[c].map_or(0, |o| (o - m.choices[s]) as u32)
-        })
-        .collect();
-    let w = rich.values;
-    // Infinite: where `W` is, and where the maximiser gets there. Unless the minimiser
-    // can leave the choices that keep `P` there: raising the probability of the target
-    // may then end the gathering at less than infinity, which these layers do not see.
-    let seed: Vec<bool> = w.iter().map(Option::is_none).collect();
     let maximises = |s: usize| g.goal_at(goal, s) == Goal::Max;
-    if let Some(s) = (0..n)
-        .find(|&s| seed[s] && !target[s] && !maximises(s) && m.choices_of(s).any(|c| !keeps(s, c)))
-    {
-        return Err(Error::Unsupported(format!(
-            "at state {}, where the maximiser could gather for ever, the minimiser may \
-             end it by raising the probability of reaching the target; the reward of a \
-             path worth 0 unless it reaches the target is not solved for such a game yet",
-            (cx.names)(s)
-        )));
-    }
     let through: Vec<bool> = target.iter().map(|&t| !t).collect();
-    let infinite = g.attract(&seed, &through, goal, Goal::Max);
+    // The minimiser avoids the states of infinite value: his choices into them are taken
+    // out, and `P`, `W` and those states found again, until none is left to take out.
+    let mut allowed = vec![true; m.choice_count()];
+    let mut infinite = vec![false; n];
+    let (p, rich_strategy, w) = loop {
+        let (p, rich, kept) = rich_game(m, goal, target, &allowed, &whole, cx)?;
+        let q = |c: usize| successors_p(m, ex, &p, c);
+        // Infinite: where `W` is, where the maximiser gets there, and where it was.
+        // Unless the minimiser can leave the choices that keep `P` there: raising the
+        // probability of the target may then end the gathering at less than infinity,
+        // which these layers do not see.
+        let mut seed: Vec<bool> = rich.values.iter().map(Option::is_none).collect();
+        if let Some(s) = (0..n).find(|&s| {
+            seed[s]
+                && !target[s]
+                && !maximises(s)
+                && m.choices_of(s).any(|c| allowed[c] && q(c) != p[s])
+        }) {
+            return Err(Error::Unsupported(format!(
+                "at state {}, where the maximiser could gather for ever, the minimiser may \
+                 end it by raising the probability of reaching the target; the reward of a \
+                 path worth 0 unless it reaches the target is not solved for such a game yet",
+                (cx.names)(s)
+            )));
+        }
+        for (s, seeded) in seed.iter_mut().enumerate() {
+            *seeded |= infinite[s];
+        }
+        let now = Fixed::keeping(m, |_, c| allowed[c], target, m.opponent.clone());
+        infinite = Graph::new(&now.form).attract(&seed, &through, goal, Goal::Max);
+        let into = |c: usize| {
+            m.to[m.transitions_of(c)]
+                .iter()
+                .any(|&t| infinite[t as usize])
+        };
+        let mut removed = false;
+        for s in (0..n).filter(|&s| !infinite[s] && !target[s] && !maximises(s)) {
+            for c in m.choices_of(s) {
+                if allowed[c] && into(c) {
+                    allowed[c] = false;
+                    removed = true;
+                }
+            }
+        }
+        if !removed {
+            // The best choices once the bound is passed: the reward game's, read on `m`.
+            let rich_strategy: Vec<u32> = (0..n)
+                .map(|s| {
+                    let c = kept.form.choices[s] + rich.strategy[s] as usize;
+                    kept.origin[c].map_or(0, |o| (o - m.choices[s]) as u32)
+                })
+                .collect();
+            break (p, rich_strategy, rich.values);
+        }
+    };
+    let q = |c: usize| successors_p(m, ex, &p, c);
     let w: Vec<Exact> = w.into_iter().map(Option::unwrap_or_default).collect();
     // The layer from which the values are `x P + W`.
     let mut bound = Exact::zero();
@@ -136,13 +151,15 @@ pub(crate) fn reached_exact(
         return Err(too_many(cx, layers));
     }
     let layered = Layers::new(m, target, &infinite, &whole);
-    let top = whole.iter().copied().max().unwrap_or(0) as usize;
-    // `ring[y % (top + 1)]`: the values of layer `y` while it may be needed.
-    let mut ring: Vec<Vec<Exact>> = vec![Vec::new(); top + 1];
+    // `ring[y % span]`: the values of layer `y` while a layer below may need them (a
+    // choice's reward reaches at most `top` layers up, and none past the bound).
+    let top = whole.iter().copied().max().unwrap_or(0);
+    let span = top.min(layers) + 1;
+    let mut ring: Vec<Vec<Exact>> = vec![Vec::new(); span as usize];
     let at = |ring: &[Vec<Exact>], y: u64, t: usize| -> Exact {
         match y >= layers {
             true => Exact::from_integer(y.into()) * &p[t] + &w[t],
-            false => ring[(y % (top as u64 + 1)) as usize][t].clone(),
+            false => ring[(y % span) as usize][t].clone(),
         }
     };
     // With no layer below the bound, the best play is the reward game's from the start.
@@ -159,7 +176,8 @@ pub(crate) fn reached_exact(
                     let c = layered.exit[e];
                     let mut sum = Exact::zero();
                     for t in m.transitions_of(c) {
-                        sum += exact::prob(ex, t) * at(&ring, x + whole[c], m.to[t] as usize);
+                        sum += exact::prob(ex, t)
+                            * at(&ring, x.saturating_add(whole[c]), m.to[t] as usize);
                     }
                     sum
                 }
@@ -176,7 +194,7 @@ pub(crate) fn reached_exact(
                 *v = Exact::from_integer(x.into());
             }
         }
-        ring[(x % (top as u64 + 1)) as usize] = layer;
+        ring[(x % span) as usize] = layer;
     }
     let scale = Exact::from_integer(scale);
     let values = (0..n)
@@ -191,6 +209,42 @@ pub(crate) fn reached_exact(
         strategy,
         before: None,
     })
+}
+
+/// The probability game of reaching `target` over the `allowed` choices (`P`), and the
+/// reward game over those of them that keep `P` (`W`: rewards `whole` weighted by `P`,
+/// a path that never reaches the target keeping what it gathers), with that game's form.
+fn rich_game(
+    m: &Form,
+    goal: Goal,
+    target: &[bool],
+    allowed: &[bool],
+    whole: &[u64],
+    cx: &Context,
+) -> Result<(Vec<Exact>, ExactAnswer, Fixed)> {
+    let n = m.states();
+    let ex = m.exact_probs()?;
+    let now = Fixed::keeping(m, |_, c| allowed[c], target, m.opponent.clone());
+    let p = until_exact(&now.form, goal, &vec![true; n], target, cx)?.values;
+    let p: Vec<Exact> = p.into_iter().map(|v| v.expect("a probability")).collect();
+    let keeps = |s: usize, c: usize| allowed[c] && successors_p(m, ex, &p, c) == p[s];
+    let kept = Fixed::keeping(m, keeps, target, m.opponent.clone());
+    let owner = |c: usize| m.choices.partition_point(|&first| first <= c) - 1;
+    let weighted: Vec<Exact> = (0..m.choice_count())
+        .map(|c| Exact::from_integer(whole[c].into()) * &p[owner(c)])
+        .collect();
+    let kg = Graph::new(&kept.form);
+    let rich = gathered_exact(&kg, goal, target, &kept.rewards(&weighted).choice, cx)?;
+    Ok((p, rich, kept))
+}
+
+/// The probability of choice `c`'s successors, `p` of each state.
+fn successors_p(m: &Form, ex: &ExactProbs, p: &[Exact], c: usize) -> Exact {
+    let mut sum = Exact::zero();
+    for t in m.transitions_of(c) {
+        sum += exact::prob(ex, t) * &p[m.to[t] as usize];
+    }
+    sum
 }
 
 /// The error of too many layers.

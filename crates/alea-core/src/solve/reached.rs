@@ -71,7 +71,7 @@ pub(crate) fn reached_exact(
     let mut allowed = vec![true; m.choice_count()];
     let mut infinite = vec![false; n];
     let (p, rich_strategy, w) = loop {
-        let (p, rich, kept) = rich_game(m, goal, target, &allowed, &whole, cx)?;
+        let (p, rich, kept) = rich_game(m, goal, target, &allowed, &whole, &g.owner, cx)?;
         let q = |c: usize| successors_p(m, ex, &p, c);
         // Infinite: where `W` is, where the maximiser gets there, and where it was.
         // Unless the minimiser can leave the choices that keep `P` there: raising the
@@ -214,12 +214,14 @@ pub(crate) fn reached_exact(
 /// The probability game of reaching `target` over the `allowed` choices (`P`), and the
 /// reward game over those of them that keep `P` (`W`: rewards `whole` weighted by `P`,
 /// a path that never reaches the target keeping what it gathers), with that game's form.
+/// `owner` is each choice's state.
 fn rich_game(
     m: &Form,
     goal: Goal,
     target: &[bool],
     allowed: &[bool],
     whole: &[u64],
+    owner: &[u32],
     cx: &Context,
 ) -> Result<(Vec<Exact>, ExactAnswer, Fixed)> {
     let n = m.states();
@@ -229,9 +231,8 @@ fn rich_game(
     let p: Vec<Exact> = p.into_iter().map(|v| v.expect("a probability")).collect();
     let keeps = |s: usize, c: usize| allowed[c] && successors_p(m, ex, &p, c) == p[s];
     let kept = Fixed::keeping(m, keeps, target, m.opponent.clone());
-    let owner = |c: usize| m.choices.partition_point(|&first| first <= c) - 1;
     let weighted: Vec<Exact> = (0..m.choice_count())
-        .map(|c| Exact::from_integer(whole[c].into()) * &p[owner(c)])
+        .map(|c| Exact::from_integer(whole[c].into()) * &p[owner[c] as usize])
         .collect();
     let kg = Graph::new(&kept.form);
     let rich = gathered_exact(&kg, goal, target, &kept.rewards(&weighted).choice, cx)?;
@@ -240,11 +241,7 @@ fn rich_game(
 
 /// The probability of choice `c`'s successors, `p` of each state.
 fn successors_p(m: &Form, ex: &ExactProbs, p: &[Exact], c: usize) -> Exact {
-    let mut sum = Exact::zero();
-    for t in m.transitions_of(c) {
-        sum += exact::prob(ex, t) * &p[m.to[t] as usize];
-    }
-    sum
+    exact::choice_value_exact(m, ex, c, None, |t| Some(&p[t])).expect("every state has a value")
 }
 
 /// The error of too many layers.

@@ -364,6 +364,37 @@ fn pig_as_a_game_equals_alea_pig_and_its_hints() {
 }
 
 #[test]
+fn pig_as_a_game_in_floating_point_is_within_its_bound_of_the_exact_value() {
+    // The players' turns pass back and forth, so most components are guessed at
+    // (strategy iteration through the turns' cut states) and the guess certified: the
+    // value and its bound, against `alea pig --exact`.
+    let game = workspace().join("examples/pig_game.prism");
+    for goal in [20, 30] {
+        let out = run(alea().args(["pig", "--goal", &goal.to_string(), "--exact", "--json"]));
+        let exact = approx(
+            json_lines(&out)[0]["first_player_wins_exact"]
+                .as_str()
+                .unwrap(),
+        );
+        let out = run(alea()
+            .arg("check")
+            .arg(&game)
+            .args(["--const", &format!("goal={goal},first=0")])
+            .args(["--prop", "<<we>> Pmax=? [F \"won\"]", "--json"]));
+        let got = &json_lines(&out)[0];
+        let (value, bound) = (
+            got["value"].as_f64().unwrap(),
+            got["error_bound"].as_f64().unwrap(),
+        );
+        assert!(bound > 0.0 && bound <= 1e-9, "goal {goal}: bound {bound}");
+        assert!(
+            (value - exact).abs() <= bound,
+            "goal {goal}: {value} ± {bound} against {exact}"
+        );
+    }
+}
+
+#[test]
 fn at_a_state_every_choice_with_its_value_and_loss() {
     let out = run(alea()
         .args([

@@ -241,7 +241,7 @@ impl Solver<'_> {
             // Before any sweep, only through the cut states, their number found on the
             // form itself: a chain with too many is refused before its rows are built.
             let order = match early {
-                true => Some(self.cut_order(local, &sel, size, *work)?),
+                true => Some(self.cut_order(local, &sel, size, (*work, usize::MAX))?),
                 false => None,
             };
             let (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, order))?;
@@ -265,10 +265,27 @@ impl Solver<'_> {
             });
             sel[i] = best?.1;
         }
-        self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
+        // A probability's component holds no end component (the analysis decided every
+        // state that could stay away from the target for ever, and collapsed or deflates
+        // the others), so every strategy leaves it: only a reward's needs making leave.
+        if R {
+            self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
+        }
         let mut steps = Vec::new();
         for _ in 0..ROUNDS {
-            (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, None))?;
+            // A probability's chain through its cut states where they are few (a game's
+            // turns that pass back and forth meet again at a state or two). Fewer than a
+            // dense unit's worth, each coefficient costs one update: an evaluation then
+            // costs about as much as a sweep or two, and a round ends at the first sweep
+            // that switches nothing. (A reward's strategies took more rounds so, on
+            // firewire's greatest expected time, than the sweeps they saved.)
+            let few = <f64 as elim::Field>::DENSE_PER_UNIT - 1;
+            let order = match R {
+                true => None,
+                false => self.cut_order(local, &sel, size, (*work, few)),
+            };
+            let cheap = order.is_some();
+            (v, steps) = self.chain_values::<R>(nodes, x, local, &sel, (work, order))?;
             // Improve with sweeps of the Bellman operator from the strategy's values, in
             // place and from the highest-numbered node down as the interval iteration
             // sweeps: a better choice found at one node raises (or lowers) its value at
@@ -302,7 +319,7 @@ impl Solver<'_> {
                     v[i] = best.0;
                 }
                 switched |= moved;
-                if !moved && k == 0 {
+                if !moved && (k == 0 || cheap) {
                     break;
                 }
             }
@@ -311,7 +328,9 @@ impl Solver<'_> {
             }
             // A switch never makes a strategy stay forever in exact arithmetic; in
             // floating point, make sure.
-            self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
+            if R {
+                self.make_leave::<R>(nodes, x, local, &mut sel, &v)?;
+            }
         }
         Some((v, steps, sel))
     }
@@ -377,20 +396,22 @@ impl Solver<'_> {
 
     /// The order of an elimination through the cut states of the chain `sel` (see
     /// `elim`), and how many there are, searched on the form's transitions; `None` as soon
-    /// as the cut states make it cost more than `work`, its `size` transitions all counted.
+    /// as the cut states make it cost more than `work`, its `size` transitions all counted,
+    /// or are more than `most`.
     fn cut_order(
         &self,
         local: &[u32],
         sel: &[usize],
         size: u64,
-        work: u64,
+        (work, most): (u64, usize),
     ) -> Option<(Vec<u32>, usize)> {
         let m = self.m;
         let n = sel.len();
         let row = |v: u32| m.transitions_of(sel[v as usize]);
         // A state outside the component is `NONE`, past every node: no successor.
         let entry = |t: usize| local[m.to[t] as usize];
-        let too_many = |cuts| !elim::through_cuts_fit::<f64>(n, size, cuts, Some(work));
+        let too_many =
+            |cuts| cuts > most || !elim::through_cuts_fit::<f64>(n, size, cuts, Some(work));
         elim::search_order(n, row, entry, too_many)
     }
 

@@ -929,8 +929,11 @@ impl Explorer<'_> {
         Ok(deadlock)
     }
 
-    /// The one player whose choices the current state has (the first player for a state
-    /// without any, which stays where it is); an error where two players have choices.
+    /// The one player whose choices the current state has; an error where two players
+    /// have choices. A choice of no player's (its action, or its module's commands
+    /// without one, in no `player` block) goes with the others; a state with no
+    /// player's choice is the first player's if it has one choice (or none: it stays
+    /// where it is), and an error otherwise, as in PRISM-games.
     fn owner(&self) -> Result<u32, ExploreError> {
         let players = &self.program.players;
         let mut owner: Option<(u32, u32, usize)> = None;
@@ -976,7 +979,41 @@ impl Explorer<'_> {
                 Some(_) => {}
             }
         }
-        Ok(owner.map_or(0, |(p, _, _)| p))
+        match owner {
+            Some((p, _, _)) => Ok(p),
+            None if self.cut_players.len() <= 1 => Ok(0),
+            None => {
+                let choices: Vec<String> = (0..self.cut_players.len())
+                    .map(|k| match self.cuts[k].1 {
+                        NO_ACTION => format!(
+                            "`[]` of module `{}`",
+                            self.program.modules[self.cut_players[k].1 as usize].name
+                        ),
+                        a => format!("`[{}]`", self.program.actions[a as usize]),
+                    })
+                    .collect();
+                // At the first choice's command: its module, or a command with its action.
+                let span = match self.cuts[0].1 {
+                    NO_ACTION => self.program.modules[self.cut_players[0].1 as usize].span,
+                    a => self
+                        .program
+                        .modules
+                        .iter()
+                        .flat_map(|m| &m.commands)
+                        .find(|c| c.action == Some(a))
+                        .map_or(Span::new(0, 0), |c| c.span),
+                };
+                Err(self.error(
+                    span,
+                    format_args!(
+                        "the choices {} belong to no player: in an `smg` a state with more \
+                         than one choice is a player's turn; name one of their actions (or \
+                         modules, for `[]`) in a `player` block",
+                        choices.join(", ")
+                    ),
+                ))
+            }
+        }
     }
 
     /// Evaluates the updates of the enabled command `c` in the current state: their

@@ -100,7 +100,7 @@ pub fn resolve_with(
         labels.push((label.name.name.clone(), ex));
     }
     let rewards = rewards(model, &env, &actions)?;
-    let players = players(model, &modules, &program_modules, &actions)?;
+    let players = players(model, &program_modules, &actions)?;
     let constants = env
         .consts
         .iter()
@@ -121,13 +121,8 @@ pub fn resolve_with(
 }
 
 /// The `player` blocks of an `smg`: every module with unlabelled commands and every
-/// action of a command belongs to exactly one player.
-fn players(
-    model: &ast::Model,
-    modules: &[Instance],
-    resolved: &[Module],
-    actions: &Actions,
-) -> Result<Players> {
+/// action of a command belongs to at most one player.
+fn players(model: &ast::Model, resolved: &[Module], actions: &Actions) -> Result<Players> {
     if model.kind != ast::ModelType::Smg {
         return match model.players.first() {
             Some(p) => Err(Error::new(
@@ -210,32 +205,10 @@ fn players(
             players.of_action[k as usize] = Some(who);
         }
     }
-    for (k, m) in resolved.iter().enumerate() {
-        if players.of_module[k].is_none() && m.commands.iter().any(|c| c.action.is_none()) {
-            return Err(Error::new(
-                modules[k].name.span,
-                format!(
-                    "module `{}` has commands without an action but belongs to no player: name \
-                     it in a `player` block",
-                    m.name
-                ),
-            ));
-        }
-    }
-    if let Some(k) = players.of_action.iter().position(Option::is_none) {
-        let name = &actions.names[k];
-        let span = resolved
-            .iter()
-            .flat_map(|m| &m.commands)
-            .find(|c| c.action == Some(k as u32))
-            .map_or(model.kind_span, |c| c.span);
-        return Err(Error::new(
-            span,
-            format!(
-                "action `{name}` belongs to no player: name it as `[{name}]` in a `player` block"
-            ),
-        ));
-    }
+    // An action, or a module's commands without one, may belong to no player, as in
+    // PRISM-games: such a choice is taken by the player whose turn the state is (see
+    // the exploration), and is an error only in a state with two or more choices of
+    // which none is a player's.
     Ok(players)
 }
 

@@ -929,6 +929,18 @@ impl Explorer<'_> {
         Ok(deadlock)
     }
 
+    /// Choice `k` of the current state in an error: its action, or the module of its
+    /// command without one.
+    fn choice_name(&self, k: usize) -> String {
+        match self.cuts[k].1 {
+            NO_ACTION => format!(
+                "a command of module `{}` without an action",
+                self.program.modules[self.cut_players[k].1 as usize].name
+            ),
+            a => format!("`[{}]`", self.program.actions[a as usize]),
+        }
+    }
+
     /// The one player whose choices the current state has; an error where two players
     /// have choices. A choice of no player's (its action, or its module's commands
     /// without one, in no `player` block) goes with the others; a state with no
@@ -945,15 +957,12 @@ impl Explorer<'_> {
                 None => owner = Some((player, player, i)),
                 Some((first, _, j)) if first != player => {
                     let what = |k: usize| {
-                        let (p, module) = self.cut_players[k];
-                        let choice = match self.cuts[k].1 {
-                            NO_ACTION => format!(
-                                "a command of module `{}` without an action",
-                                self.program.modules[module as usize].name
-                            ),
-                            a => format!("`[{}]`", self.program.actions[a as usize]),
-                        };
-                        format!("player `{}` ({choice})", players.names[p as usize])
+                        let p = self.cut_players[k].0;
+                        format!(
+                            "player `{}` ({})",
+                            players.names[p as usize],
+                            self.choice_name(k)
+                        )
                     };
                     // The module of a command without an action among the two, if any.
                     let module = [i, j]
@@ -984,13 +993,7 @@ impl Explorer<'_> {
             None if self.cut_players.len() <= 1 => Ok(0),
             None => {
                 let choices: Vec<String> = (0..self.cut_players.len())
-                    .map(|k| match self.cuts[k].1 {
-                        NO_ACTION => format!(
-                            "`[]` of module `{}`",
-                            self.program.modules[self.cut_players[k].1 as usize].name
-                        ),
-                        a => format!("`[{}]`", self.program.actions[a as usize]),
-                    })
+                    .map(|k| self.choice_name(k))
                     .collect();
                 // At the first choice's command: its module, or a command with its action.
                 let span = match self.cuts[0].1 {
@@ -1006,10 +1009,11 @@ impl Explorer<'_> {
                 Err(self.error(
                     span,
                     format_args!(
-                        "the choices {} belong to no player: in an `smg` a state with more \
-                         than one choice is a player's turn; name one of their actions (or \
-                         modules, for `[]`) in a `player` block",
-                        choices.join(", ")
+                        "no player owns any of its {} choices ({}): in an `smg` a state with \
+                         more than one choice is a player's turn; name an action (or, for \
+                         commands without one, the module) in a `player` block",
+                        choices.len(),
+                        choices.join("; ")
                     ),
                 ))
             }

@@ -93,39 +93,62 @@ pub(crate) struct Action {
 }
 
 /// A list of commands, and the same list split by the value of one variable: the
-/// commands whose guard can hold for that value (their interval tests on it allow it).
-/// A state evaluates only the guards of its value's share; PRISM models often have
-/// dozens of commands per module, each for one value of a location variable. (A guard
-/// skipped so is false in that state, though its other conjuncts might have failed to
-/// evaluate there: skipping can spare an error, never cause one.)
+/// commands whose guard can hold for that value (their interval tests on it allow it),
+/// each share split again by another variable where that spares enough. A state
+/// evaluates only the guards of its values' share; PRISM models often have dozens of
+/// commands per module, each for one value of a location variable, and some thousands,
+/// each for one cell of a grid (a position in two or three variables). (A guard skipped
+/// so is false in that state, though its other conjuncts might have failed to evaluate
+/// there: skipping can spare an error, never cause one.)
 pub(crate) struct Dispatch {
     all: Box<[u32]>,
     var: u32,
     low: i64,
-    /// For value `low + i`, the commands `items[starts[i]..starts[i + 1]]`, in their
-    /// order; empty when the list is not split.
-    starts: Box<[u32]>,
-    items: Box<[u32]>,
+    /// For value `low + i`, the dispatch of the commands that allow it, in their order;
+    /// empty when the list is not split.
+    parts: Box<[Dispatch]>,
 }
 
 impl Dispatch {
     /// Splitting only pays off from this many commands.
     const MIN_COMMANDS: usize = 2;
+    /// A share is split again from this many commands: below, a second look-up costs
+    /// about what the guards it spares would.
+    const MIN_RESPLIT: usize = 8;
+    /// The most variables split by, one within another.
+    const MAX_DEPTH: usize = 3;
     /// The widest range of the variable split by.
     const MAX_VALUES: i64 = 1 << 12;
-    /// The most entries of the split lists (a command is in the list of each value
-    /// it allows).
+    /// The most entries of the split lists, over every level (a command is in the list
+    /// of each value it allows).
     const MAX_ENTRIES: f64 = (1 << 22) as f64;
 
     fn new(all: Vec<u32>, commands: &[CCommand], layout: &Layout) -> Dispatch {
+        let mut room = Self::MAX_ENTRIES;
+        Self::within(all, commands, layout, &mut Vec::new(), &mut room)
+    }
+
+    /// The dispatch of `all`, none of the variables `used` (those its list was split by
+    /// already) split by again; `room` the entries that the split lists may still take.
+    fn within(
+        all: Vec<u32>,
+        commands: &[CCommand],
+        layout: &Layout,
+        used: &mut Vec<u32>,
+        room: &mut f64,
+    ) -> Dispatch {
         let mut d = Dispatch {
             all: all.into_boxed_slice(),
             var: 0,
             low: 0,
-            starts: Box::new([]),
-            items: Box::new([]),
+            parts: Box::new([]),
         };
-        if d.all.len() < Self::MIN_COMMANDS {
+        let least = match used.len() {
+            0 => Self::MIN_COMMANDS,
+            n if n < Self::MAX_DEPTH => Self::MIN_RESPLIT,
+            _ => return d,
+        };
+        if d.all.len() < least {
             return d;
         }
         // The values each command allows for variable `x`.
@@ -152,7 +175,7 @@ impl Dispatch {
         for x in candidates {
             let slot = layout.slots[x as usize];
             let size = slot.high - slot.low + 1;
-            if !(2..=Self::MAX_VALUES).contains(&size) {
+            if used.contains(&x) || !(2..=Self::MAX_VALUES).contains(&size) {
                 continue;
             }
             let mut kept = 0.0;
@@ -161,7 +184,7 @@ impl Dispatch {
                 kept += (hi - lo + 1).max(0) as f64 / size as f64;
             }
             let spared = d.all.len() as f64 - kept;
-            let fits = kept * size as f64 <= Self::MAX_ENTRIES;
+            let fits = kept * size as f64 <= *room;
             if fits && spared >= 1.0 && best.is_none_or(|(b, _)| spared > b) {
                 best = Some((spared, x));
             }
@@ -178,28 +201,35 @@ impl Dispatch {
                 buckets[(v - slot.low) as usize].push(c);
             }
         }
-        let mut starts = Vec::with_capacity(size + 1);
-        let mut items = Vec::new();
-        for b in buckets {
-            starts.push(items.len() as u32);
-            items.extend(b);
-        }
-        starts.push(items.len() as u32);
+        *room -= buckets.iter().map(Vec::len).sum::<usize>() as f64;
+        used.push(x);
+        d.parts = buckets
+            .into_iter()
+            .map(|b| Self::within(b, commands, layout, used, room))
+            .collect();
+        used.pop();
         d.var = x;
         d.low = slot.low;
-        d.starts = starts.into_boxed_slice();
-        d.items = items.into_boxed_slice();
         d
+    }
+
+    /// How many lists here are split by a variable.
+    #[cfg(test)]
+    fn splits(&self) -> usize {
+        match self.parts.is_empty() {
+            true => 0,
+            false => 1 + self.parts.iter().map(Dispatch::splits).sum::<usize>(),
+        }
     }
 
     /// The commands that may be enabled in the state `vals`.
     #[inline]
     pub fn get(&self, vals: &[i64]) -> &[u32] {
-        if self.starts.is_empty() {
-            return &self.all;
+        let mut d = self;
+        while !d.parts.is_empty() {
+            d = &d.parts[(vals[d.var as usize] - d.low) as usize];
         }
-        let i = (vals[self.var as usize] - self.low) as usize;
-        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+        &d.all
     }
 }
 
@@ -385,17 +415,16 @@ impl CModel {
         })
     }
 
-    /// How many of the command lists are split by a variable.
+    /// How many command lists are split by a variable, the shares split again among
+    /// them.
     #[cfg(test)]
     pub fn splits(&self) -> usize {
-        let split = |d: &Dispatch| !d.starts.is_empty() as usize;
-        self.unlabelled.iter().map(split).sum::<usize>()
-            + self
-                .actions
-                .iter()
-                .flat_map(|a| &a.modules)
-                .map(split)
-                .sum::<usize>()
+        let lists = self.actions.iter().flat_map(|a| &a.modules);
+        self.unlabelled
+            .iter()
+            .chain(lists)
+            .map(Dispatch::splits)
+            .sum()
     }
 
     /// The command choices enabled in the state `vals`, grouped as a Markov chain merges

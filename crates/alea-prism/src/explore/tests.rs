@@ -1314,6 +1314,75 @@ fn random_program(rng: &mut Rng) -> Program {
     p
 }
 
+/// The explorer's states, choices and probabilities are the naive explorer's, and exact
+/// mode gives the same graph with rationals whose nearest `f64` are the probabilities.
+fn same_as_naive(p: &Program, e: &Explored, what: &str) {
+    let n = naive(p);
+    assert_eq!(e.states(), n.states.len(), "{what}");
+    for s in 0..e.states() {
+        assert_eq!(e.valuation(s as u32), n.states[s], "{what} state {s}");
+        let mine: Vec<Choice<usize>> = e
+            .form
+            .choices_of(s)
+            .map(|c| {
+                let t = e
+                    .form
+                    .transitions_of(c)
+                    .map(|t| (e.form.to[t] as usize, e.form.prob[t]))
+                    .collect();
+                (e.action(c), t)
+            })
+            .collect();
+        let theirs = &n.choices[s];
+        assert_eq!(mine.len(), theirs.len(), "{what} state {s}");
+        for ((a, t), (b, u)) in mine.iter().zip(theirs) {
+            assert_eq!(a, b, "{what} state {s}");
+            assert_eq!(t.len(), u.len(), "{what} state {s}: {t:?} {u:?}");
+            for (x, y) in t.iter().zip(u) {
+                assert_eq!(x.0, y.0, "{what} state {s}");
+                assert!(close(x.1, y.1), "{what} state {s}: {t:?} {u:?}");
+            }
+        }
+    }
+    // Exact mode gives the same graph, with rationals whose nearest f64 are the
+    // probabilities.
+    let x = run_exact(p);
+    assert_eq!(x.form.to, e.form.to);
+    assert_eq!(x.form.row, e.form.row);
+    let probs = x.form.exact.as_ref().unwrap();
+    for (t, &id) in probs.id.iter().enumerate() {
+        let q = &probs.values[id as usize];
+        assert!(close(x.form.prob[t], e.form.prob[t]));
+        assert_eq!(x.form.prob[t], num_traits::ToPrimitive::to_f64(q).unwrap());
+    }
+}
+
+#[test]
+fn a_grid_of_commands_is_split_by_each_coordinate() {
+    // A command per cell of a 8 x 8 x 8 grid, as models of a robot on a grid have
+    // (thousands of them): each state's commands are found by its x, then its y, then
+    // its z, and the exploration is the naive one's.
+    let vars = vec![
+        int_var("x", 0, 7, 0, Some(0)),
+        int_var("y", 0, 7, 0, Some(0)),
+        int_var("z", 0, 7, 0, Some(0)),
+    ];
+    let mut cmds = Vec::new();
+    for (i, j, k) in (0..8).flat_map(|i| (0..8).flat_map(move |j| (0..8).map(move |k| (i, j, k)))) {
+        let at = |x: u32, v: i64| bin(BinOp::Eq, var(x), int(v));
+        let guard = bin(BinOp::And, bin(BinOp::And, at(0, i), at(1, j)), at(2, k));
+        let step = |x: u32, v: i64| (real(1, 3), vec![(x, int((v + 1) % 8))]);
+        cmds.push(cmd(None, guard, vec![step(0, i), step(1, j), step(2, k)]));
+    }
+    let p = program(ModelType::Dtmc, vars, vec![module("robot", cmds)], &[]);
+    let e = run(&p);
+    assert_eq!(e.states(), 512);
+    same_as_naive(&p, &e, "grid");
+    // Split by x, each share (64 commands) by y, each of those (8) by z: 1 + 8 + 64
+    // lists.
+    assert_eq!(build::CModel::new(&p, None).unwrap().splits(), 73);
+}
+
 #[test]
 fn random_programs_match_the_naive_explorer() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
@@ -1331,48 +1400,7 @@ fn random_programs_match_the_naive_explorer() {
             }
             Err(err) => panic!("round {round}: {err}\n{p:#?}"),
         };
-        let n = naive(&p);
-        assert_eq!(e.states(), n.states.len(), "round {round}");
-        for s in 0..e.states() {
-            assert_eq!(
-                e.valuation(s as u32),
-                n.states[s],
-                "round {round} state {s}"
-            );
-            let mine: Vec<Choice<usize>> = e
-                .form
-                .choices_of(s)
-                .map(|c| {
-                    let t = e
-                        .form
-                        .transitions_of(c)
-                        .map(|t| (e.form.to[t] as usize, e.form.prob[t]))
-                        .collect();
-                    (e.action(c), t)
-                })
-                .collect();
-            let theirs = &n.choices[s];
-            assert_eq!(mine.len(), theirs.len(), "round {round} state {s}");
-            for ((a, t), (b, u)) in mine.iter().zip(theirs) {
-                assert_eq!(a, b, "round {round} state {s}");
-                assert_eq!(t.len(), u.len(), "round {round} state {s}: {t:?} {u:?}");
-                for (x, y) in t.iter().zip(u) {
-                    assert_eq!(x.0, y.0, "round {round} state {s}");
-                    assert!(close(x.1, y.1), "round {round} state {s}: {t:?} {u:?}");
-                }
-            }
-        }
-        // Exact mode gives the same graph, with rationals whose nearest f64 are the
-        // probabilities.
-        let x = run_exact(&p);
-        assert_eq!(x.form.to, e.form.to);
-        assert_eq!(x.form.row, e.form.row);
-        let probs = x.form.exact.as_ref().unwrap();
-        for (t, &id) in probs.id.iter().enumerate() {
-            let q = &probs.values[id as usize];
-            assert!(close(x.form.prob[t], e.form.prob[t]));
-            assert_eq!(x.form.prob[t], num_traits::ToPrimitive::to_f64(q).unwrap());
-        }
+        same_as_naive(&p, &e, &format!("round {round}"));
         checked += 1;
         splits += build::CModel::new(&p, None).unwrap().splits();
         stats.0 += e.states();

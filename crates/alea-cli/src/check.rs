@@ -25,25 +25,30 @@ use crate::progress;
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
         "\
-Reads a model in the PRISM language (dtmc or mdp; `probabilistic` and `nondeterministic` \
-too) and answers each property, one line each: `PROPERTY = VALUE ± BOUND`, the bound \
+Reads a model in the PRISM language (dtmc, mdp or smg, PRISM-games' turn-based game of \
+players named in `player` blocks; `probabilistic` and `nondeterministic` too) and \
+answers each property, one line each: `PROPERTY = VALUE ± BOUND`, the bound \
 being certified: the true value is no further from VALUE than BOUND. With --exact the \
 arithmetic is rational from the literals on (0.1 is 1/10) and VALUE is a fraction p/q.
 
 Properties: P=?, Pmin=?, Pmax=? of paths F, G, X, U, W and R over state formulas, \
 with steps <=k, <k, >=k, >k, =k or [a,b]; R=?, R{\"name\"}=?, Rmin=?, Rmax=? of [F phi], \
-[C<=k], [I=k], [C] (the total reward) and [S] (the long-run average); S=?, Smin=?, \
+[Fc phi] and [F0 phi] (a path that misses phi keeps its reward, or gets 0), [C<=k], \
+[I=k], [C] (the total reward) and [S] (the long-run average); S=?, Smin=?, \
 Smax=? [phi] (the long-run share of time in phi); T=?, Tmin=?, Tmax=? of [F phi] \
 (expected steps); E [path] and A [path]; P>=p [...] and the other bounds; \
 filter(min|max|avg|sum|count|forall|exists|first|range|state|argmin|argmax|print|printall, \
 PROPERTY, STATES). Operators nest and combine with arithmetic: 1 - Pmax=? [F \"won\"]. \
 Labels in quotes, with \"init\" and \"deadlock\"; \"name\" also refers to a named \
 property. An expected reward is infinite where phi is not reached with probability \
-one. In an mdp, say min or max. A state with no enabled command gets a self-loop. \
+one. In an mdp, say min or max. In a game, name a coalition first (`<<p1>>`, `<<1,3>>`, \
+`<<*>>`): it plays towards the min or max against the other players. A state with no \
+enabled command gets a self-loop. \
 Without any property, the model's size is printed.
   alea check examples/pig.prism --props examples/pig.props
   alea check model.prism --prop 'Pmax=? [F \"won\"]' --const N=3 --at 'x=2,y=0'
-  alea check model.prism --prop 'R{\"steps\"}min=? [F done]' --exact --json",
+  alea check model.prism --prop 'R{\"steps\"}min=? [F done]' --exact --json
+  alea check examples/pig_game.prism --prop '<<we>> Pmax=? [F \"won\"]' --const goal=20,first=0",
         "\n\n",
         exit_codes!()
     ))]

@@ -353,17 +353,10 @@ fn zero_cycles(
 ) -> Result<super::ExactAnswer> {
     let m = g.m;
     let ex = m.exact_probs()?;
+    let zero = Exact::zero();
+    let worth = |t: usize| Some(if posed.target[t] { &values[t] } else { &zero });
     let arriving: Vec<Exact> = (0..m.choice_count())
-        .map(|c| {
-            let mut r = rew[c].clone();
-            for t in m.transitions_of(c) {
-                let to = m.to[t] as usize;
-                if posed.target[to] {
-                    r += exact::prob(ex, t) * &values[to];
-                }
-            }
-            r
-        })
+        .map(|c| exact::choice_value_exact(m, ex, c, Some(rew), worth).expect("finite"))
         .collect();
     let cx = super::Context {
         precision: 1e-12,

@@ -71,7 +71,8 @@ pub(crate) fn reached_exact(
     let mut allowed = vec![true; m.choice_count()];
     let mut infinite = vec![false; n];
     let (p, rich_strategy, w) = loop {
-        let (p, rich, kept) = rich_game(m, goal, target, &allowed, &whole, &g.owner, cx)?;
+        let now = Fixed::keeping(m, |_, c| allowed[c], target, m.opponent.clone());
+        let (p, rich, kept) = rich_game(g, &now, goal, target, &allowed, &whole, cx)?;
         let q = |c: usize| successors_p(m, ex, &p, c);
         // Infinite: where `W` is, where the maximiser gets there, and where it was.
         // Unless the minimiser can leave the choices that keep `P` there: raising the
@@ -94,7 +95,6 @@ pub(crate) fn reached_exact(
         for (s, seeded) in seed.iter_mut().enumerate() {
             *seeded |= infinite[s];
         }
-        let now = Fixed::keeping(m, |_, c| allowed[c], target, m.opponent.clone());
         infinite = Graph::new(&now.form).attract(&seed, &through, goal, Goal::Max);
         let into = |c: usize| {
             m.to[m.transitions_of(c)]
@@ -211,28 +211,29 @@ pub(crate) fn reached_exact(
     })
 }
 
-/// The probability game of reaching `target` over the `allowed` choices (`P`), and the
-/// reward game over those of them that keep `P` (`W`: rewards `whole` weighted by `P`,
-/// a path that never reaches the target keeping what it gathers), with that game's form.
-/// `owner` is each choice's state.
+/// The probability game of reaching `target` over the `allowed` choices (`P`, played on
+/// `now`, the form with those choices alone), and the reward game over those of them
+/// that keep `P` (`W`: rewards `whole` weighted by `P`, a path that never reaches the
+/// target keeping what it gathers), with that game's form. `g` is the whole game's
+/// graph.
 fn rich_game(
-    m: &Form,
+    g: &Graph,
+    now: &Fixed,
     goal: Goal,
     target: &[bool],
     allowed: &[bool],
     whole: &[u64],
-    owner: &[u32],
     cx: &Context,
 ) -> Result<(Vec<Exact>, ExactAnswer, Fixed)> {
+    let m = g.m;
     let n = m.states();
     let ex = m.exact_probs()?;
-    let now = Fixed::keeping(m, |_, c| allowed[c], target, m.opponent.clone());
     let p = until_exact(&now.form, goal, &vec![true; n], target, cx)?.values;
     let p: Vec<Exact> = p.into_iter().map(|v| v.expect("a probability")).collect();
     let keeps = |s: usize, c: usize| allowed[c] && successors_p(m, ex, &p, c) == p[s];
     let kept = Fixed::keeping(m, keeps, target, m.opponent.clone());
     let weighted: Vec<Exact> = (0..m.choice_count())
-        .map(|c| Exact::from_integer(whole[c].into()) * &p[owner[c] as usize])
+        .map(|c| Exact::from_integer(whole[c].into()) * &p[g.owner[c] as usize])
         .collect();
     let kg = Graph::new(&kept.form);
     let rich = gathered_exact(&kg, goal, target, &kept.rewards(&weighted).choice, cx)?;

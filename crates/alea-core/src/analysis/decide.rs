@@ -107,8 +107,15 @@ pub(crate) fn until(
     if g.game || goal == Goal::Max {
         let mut via = vec![NONE; n];
         let (can, sure) = if g.game {
-            let can = g.attract(target, &through, goal, Goal::Max);
-            (can, g.almost_sure(top, &through, goal, Goal::Max, &mut via))
+            // Where the targets are all worth the most, the first round of the nested fixed
+            // point is often the attractor itself.
+            let mut can = Vec::new();
+            let once = std::ptr::eq(top, target).then_some(&mut can);
+            let sure = g.almost_sure(top, &through, goal, Goal::Max, &mut via, once);
+            if can.is_empty() {
+                can = g.attract(target, &through, goal, Goal::Max);
+            }
+            (can, sure)
         } else {
             let can = g.exists_reach(target, &through, |_, _| {});
             let can_top = if std::ptr::eq(top, target) {
@@ -186,7 +193,7 @@ pub(crate) fn reward(g: &Graph, goal: Goal, target: &[bool]) -> Setup {
     if g.game || goal == Goal::Min {
         toward = vec![NONE; n];
         let finite = if g.game {
-            g.almost_sure(target, &through, goal, Goal::Min, &mut toward)
+            g.almost_sure(target, &through, goal, Goal::Min, &mut toward, None)
         } else {
             let can = g.exists_reach(target, &through, |_, _| {});
             g.prob1_max(target, &through, &can, &mut toward)

@@ -181,6 +181,10 @@ impl<'a> Graph<'a> {
     /// other player has a leaving choice, and the reacher's whose choices all leave),
     /// each choice looked at once over all rounds: the next round would drop them anyway,
     /// one layer a round.
+    ///
+    /// `positive`, when given, receives [`Graph::attract`] for the same sets where the
+    /// first round finds it (no choice leaves the candidates at the start, which makes
+    /// that round the same search), and is left empty otherwise.
     pub fn almost_sure(
         &self,
         seed: &[bool],
@@ -188,6 +192,7 @@ impl<'a> Graph<'a> {
         first: Goal,
         reacher: Goal,
         via: &mut [u32],
+        mut positive: Option<&mut Vec<bool>>,
     ) -> Vec<bool> {
         let m = self.m;
         let n = self.states();
@@ -196,6 +201,7 @@ impl<'a> Graph<'a> {
             .map(|c| m.to[m.transitions_of(c)].iter().any(|&t| !z[t as usize]))
             .collect();
         let reaches = |s: usize| self.goal_at(first, s) == reacher;
+        let mut round_one = !leaves.contains(&true);
         loop {
             let mut left: Vec<u32> = (0..n)
                 .map(|s| {
@@ -232,6 +238,10 @@ impl<'a> Graph<'a> {
                     }
                 }
             }
+            if let Some(positive) = positive.as_deref_mut().filter(|_| round_one) {
+                positive.clone_from(&y);
+            }
+            round_one = false;
             if y == z {
                 return y;
             }

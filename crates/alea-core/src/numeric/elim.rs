@@ -146,14 +146,18 @@ impl<T: Field> Rows<T> {
         &self.entries[self.start[i]..self.start[i + 1]]
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &[(u32, T)]> {
-        self.start.windows(2).map(|w| &self.entries[w[0]..w[1]])
+    /// Where the entries of the rows `rows` are: see [`Rows::column`].
+    pub fn span(&self, rows: Range<usize>) -> Range<usize> {
+        self.start[rows.start]..self.start[rows.end]
     }
 
-    /// No rows at all, the memory kept.
-    pub fn clear(&mut self) {
-        self.start.truncate(1);
-        self.entries.clear();
+    /// The column of the entry at `t` of every row's entries.
+    pub fn column(&self, t: usize) -> u32 {
+        self.entries[t].0
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &[(u32, T)]> {
+        self.start.windows(2).map(|w| &self.entries[w[0]..w[1]])
     }
 
     /// Adds `a` in column `j` to the row being written.

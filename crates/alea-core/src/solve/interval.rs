@@ -30,10 +30,12 @@
 //! one fixed point and the upper bounds converge too.
 //!
 //! Guesses. A component whose bounds have not met after [`GUESS_AFTER`] sweeps (the
-//! process wanders in it long before leaving; in a game, [`GAME_GUESS_AFTER`]) is given
-//! a guess at its values (strategy iteration in `f64`, module `guess`), and both bounds
-//! restart just below and just above it. Each side is first tested: swept with replacement until a sweep lowers no lower
-//! bound (then `l <= B(l)`) and one raises no upper bound (`B(u) <= u`). A point with
+//! process wanders in it long before leaving; a chain's, or a game's probability's, before
+//! any sweep, and then after [`GAME_GUESS_AFTER`]) is given a guess at its values
+//! (strategy iteration in `f64`, module `guess`), and both bounds restart just below and
+//! just above it (below its values with the exits' lower bounds, above those with their
+//! upper). Each side is first tested: swept with replacement until a sweep lowers no
+//! lower bound (then `l <= B(l)`) and one raises no upper bound (`B(u) <= u`). A point with
 //! `B(u) <= u` lies above the least fixed point, as for the rewards above. A point with
 //! `l <= B(l)` lies below every fixed point that the iterates of `B` from `l` reach; here
 //! `B` has only one, reached from anywhere, because the graph analysis leaves no end
@@ -102,13 +104,14 @@ use crate::numeric::value::Exact;
 const GUESS_AFTER: u64 = 32;
 /// How many times the sweeps made the sweeps still needed must be for a guess.
 const SLOW: f64 = 16.0;
-/// The same two for a probability in a game, where a guess is tried sooner. There each
-/// sweep goes once round the players' turns, and each bound keeps one player playing on
-/// (the upper bounds the maximiser, the lower the minimiser) until the values reach it,
-/// so the sweeps are slow wherever the turns pass back and forth: Pig to 100 takes 76
-/// a component as a game where the same graph read as an mdp takes 21. And the turns
-/// meet again at a state or two, so that a guess evaluates its strategies through those
-/// few cut states, at the cost of a few sweeps (see `guess`).
+/// The same two for a probability in a game, where a guess is tried before any sweep
+/// (where its cut states are few) and then sooner. There each sweep goes once round the
+/// players' turns, and each bound keeps one player playing on (the upper bounds the
+/// maximiser, the lower the minimiser) until the values reach it, so the sweeps are slow
+/// wherever the turns pass back and forth: Pig to 100 takes 76 a component as a game
+/// where the same graph read as an mdp takes 21. And the turns meet again at a state or
+/// two, so that a guess evaluates its strategies through those few cut states, at the
+/// cost of a few sweeps (see `guess`): on Pig, one sweep a component then certifies it.
 const GAME_GUESS_AFTER: u64 = 8;
 const GAME_SLOW: f64 = 4.0;
 /// The same for an expected reward in a component with choices, whose lower bounds rise
@@ -125,6 +128,9 @@ const GAME_SLOW: f64 = 4.0;
 const SLOW_REWARD: f64 = 2.5;
 /// Sweeps that test a guess before it is given up.
 const CERTIFY_SWEEPS: u64 = 64;
+/// Sweeps that test a guess in its tightest margin before the margin that the precision
+/// allows is tried (see [`Solver::certify`]).
+const TIGHT_SWEEPS: u64 = 4;
 /// How many margins, each sixteen times the last, a guess is tried at when the
 /// precision need not be met (see [`Solver::certify`]).
 const WIDEN: usize = 7;
@@ -133,8 +139,9 @@ const WIDEN: usize = 7;
 enum Held {
     /// Refused: the bounds are as they were.
     No,
-    /// Certified within the margin the precision allows.
-    Within,
+    /// Certified within the margin the precision allows; the widest gap left (relative
+    /// to the tolerance, as `Settle` reads it).
+    Within(f64),
     /// Certified only further out: rounding keeps the bounds from coming closer.
     Wider,
 }
@@ -248,11 +255,10 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
         (Kind::Reward, Goal::Min) => g.end_components(&unknown, |c| rew[c] == 0.0),
         _ => None,
     };
-    // In a game, where the players together could stay forever among open states: the
-    // upper bounds of a probability are deflated (see the module's comment), and a cost
-    // that nothing makes positive there is refused, as the engine cannot yet tell how a
-    // minimiser who must leave such a cycle does best.
-    let staying = setup.game && g.end_components(&unknown, |_| true).is_some();
+    // In a game, where the players together could stay forever among open states, a cost
+    // that nothing makes positive is refused, as the engine cannot yet tell how a
+    // minimiser who must leave such a cycle does best. (A probability's upper bounds are
+    // deflated there instead, component by component: see `may_stay`.)
     if let Some(s) = zero_cycle(g, setup, rew) {
         return Err(Error::ZeroRewardCycle((job.names)(s)));
     }
@@ -273,7 +279,6 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
         ecs,
         tol: 1.9 * clamp_precision(job.precision),
         top,
-        staying,
         strict: job.strict,
         stop: job.stop,
     };
@@ -332,7 +337,7 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
         nodes.sort_unstable_by_key(|&v| solver.first(v));
         let mut done = 0;
         let met = match setup.kind {
-            Kind::Until if solver.staying => {
+            Kind::Until if setup.game && solver.may_stay(&nodes, &mut local) => {
                 solver.deflated_component(&nodes, &mut x, upstream, &mut done)
             }
             Kind::Until => solver.until_component(&nodes, &mut x, &mut local, upstream, &mut done),
@@ -585,8 +590,6 @@ pub(super) struct Solver<'a> {
     tol: f64,
     /// The greatest value of a probability's target.
     top: f64,
-    /// In a game: the players together could stay forever among the open states.
-    staying: bool,
     /// The precision must be met (see [`Job::strict`]).
     strict: bool,
     stop: &'a Stop,
@@ -940,14 +943,15 @@ impl Solver<'_> {
         let Some(guessed) = self.guess::<R>(nodes, x, local, attempt) else {
             return Held::No;
         };
-        let (v, shape) = (guessed.values, guessed.shape);
+        let (lo_v, hi_v, shape) = (guessed.lo, guessed.hi, guessed.shape);
         // The scale the precision allows: bounds `enough` times the tolerance apart at
         // most, absolute for a probability (whose shape is at most 1), relative above 1
         // for a reward.
         let room = if R {
-            v.iter()
+            lo_v.iter()
+                .zip(&hi_v)
                 .zip(&shape)
-                .map(|(&v, &shape)| v.abs().max(1.0) / shape)
+                .map(|((&lo, &hi), &shape)| lo.abs().min(hi.abs()).max(1.0) / shape)
                 .fold(f64::INFINITY, f64::min)
         } else {
             1.0
@@ -972,16 +976,34 @@ impl Solver<'_> {
             .iter()
             .map(|&node| x[self.first(node) as usize])
             .collect();
-        let tries = if self.strict { 1 } else { WIDEN };
-        for _ in 0..tries {
-            for (((&node, &v), &[lo, hi]), &shape) in nodes.iter().zip(&v).zip(&saved).zip(&shape) {
-                let d = scale * shape;
+        // First in the tightest margin the guess allows, a little past its own error: the
+        // bounds then start where the sweeps would close in, and the first sweep that
+        // holds them leaves them settled (on Pig as a game, at 1e-12 where the margin
+        // that the precision allows left 5e-10 and some seven sweeps to settle). Where
+        // the guessed strategies differ from the bounds' best by a hair (choices that tie
+        // within the exits' gaps), a few sweeps refuse it and the margin that the
+        // precision allows is tried.
+        let tight = (4.0 * guessed.least).max(want / f64::from(1 << 20));
+        let mut tries = Vec::with_capacity(WIDEN + 1);
+        if tight < scale / 16.0 {
+            tries.push((tight, TIGHT_SWEEPS));
+        }
+        for _ in 0..if self.strict { 1 } else { WIDEN } {
+            tries.push((scale, CERTIFY_SWEEPS));
+            scale *= 16.0;
+        }
+        for (scale, sweeps) in tries {
+            for (i, (&node, &[lo, hi])) in nodes.iter().zip(&saved).enumerate() {
+                let d = scale * shape[i];
                 let top = if R { f64::INFINITY } else { self.top };
-                let guess = [fmax(v - d, lo).max(0.0), fmin(fmin(v + d, hi), top)];
+                let guess = [
+                    fmax(lo_v[i] - d, lo).max(0.0),
+                    fmin(fmin(hi_v[i] + d, hi), top),
+                ];
                 self.write(node, x, guess);
             }
             let mut verify = Verify { lo: true, hi: true };
-            for _ in 0..CERTIFY_SWEEPS {
+            for _ in 0..sweeps {
                 let st = self.sweep::<R>(plan, x, verify);
                 *done += 1;
                 if st.crossed {
@@ -991,7 +1013,7 @@ impl Solver<'_> {
                 verify.hi &= st.rose;
                 if !verify.lo && !verify.hi {
                     return if scale <= limit {
-                        Held::Within
+                        Held::Within(st.worst / self.tol)
                     } else {
                         Held::Wider
                     };
@@ -1000,7 +1022,6 @@ impl Solver<'_> {
             for (&node, &old) in nodes.iter().zip(&saved) {
                 self.write(node, x, old);
             }
-            scale *= 16.0;
         }
         Held::No
     }
@@ -1020,10 +1041,11 @@ impl Solver<'_> {
             true => Pace::new(GAME_SLOW, GAME_GUESS_AFTER),
             false => Pace::new(SLOW, GUESS_AFTER),
         };
-        if self.is_chain(nodes) {
+        if self.is_chain(nodes) || self.g.game {
             let early = (settle.enough, Attempt::Early);
             match self.certify::<false>(nodes, &mut plan, x, local, early, done) {
-                Held::Within => pace.stop(),
+                Held::Within(worst) if settle.done(worst) => return Ok(true),
+                Held::Within(_) => pace.stop(),
                 Held::Wider => return Ok(false),
                 Held::No => {}
             }
@@ -1043,7 +1065,8 @@ impl Solver<'_> {
             if let Some(needed) = pace.due(*done, st.worst / self.tol, settle.enough, st.open) {
                 let paced = (settle.enough, Attempt::Paced(needed));
                 match self.certify::<false>(nodes, &mut plan, x, local, paced, done) {
-                    Held::Within => pace.stop(),
+                    Held::Within(worst) if settle.done(worst) => return Ok(true),
+                    Held::Within(_) => pace.stop(),
                     // As close as rounding lets the bounds come: the caller may yet solve
                     // the component exactly.
                     Held::Wider => return Ok(false),
@@ -1053,6 +1076,75 @@ impl Solver<'_> {
             }
         }
         Ok(false)
+    }
+
+    /// Whether the players of a game together could keep it for ever among `nodes` (one
+    /// component's states): whether any are left once those whose every choice may leave
+    /// are dropped, then the choices into those, and so on. (Those left hold an end
+    /// component: with the choices that stay, the last of their components is one.) Read
+    /// on the component alone, as it is about to be swept, rather than on the whole model
+    /// beforehand: as fast on Pig as a game, where no state is left, and one component
+    /// where the players could stay sends only that one to [`Solver::deflated_component`].
+    /// `local` is [`NONE`] for every state, and is left so.
+    fn may_stay(&self, nodes: &[u32], local: &mut [u32]) -> bool {
+        let m = self.m;
+        let n = nodes.len();
+        for (i, &v) in nodes.iter().enumerate() {
+            local[self.first(v) as usize] = i as u32;
+        }
+        // The choices that stay, each numbered, counted by node; and for each, the nodes
+        // it moves to (in the component's numbering), to find the choices into a node
+        // dropped without searching the model's predecessors.
+        let mut left = vec![0u32; n];
+        let mut owner: Vec<u32> = Vec::new();
+        let mut into: Vec<(u32, u32)> = Vec::new();
+        for (i, &v) in nodes.iter().enumerate() {
+            for c in m.choices_of(self.first(v) as usize) {
+                let to = &m.to[m.transitions_of(c)];
+                if to.iter().all(|&t| local[t as usize] != NONE) {
+                    let k = owner.len() as u32;
+                    owner.push(i as u32);
+                    into.extend(to.iter().map(|&t| (local[t as usize], k)));
+                    left[i] += 1;
+                }
+            }
+        }
+        for &v in nodes {
+            local[self.first(v) as usize] = NONE;
+        }
+        if owner.is_empty() {
+            return false;
+        }
+        // By node moved to: `by[start[t]..start[t + 1]]` the choices into `t`.
+        let mut start = vec![0usize; n + 1];
+        for &(t, _) in &into {
+            start[t as usize + 1] += 1;
+        }
+        for t in 0..n {
+            start[t + 1] += start[t];
+        }
+        let mut by = vec![0u32; into.len()];
+        let mut fill = start.clone();
+        for &(t, k) in &into {
+            by[fill[t as usize]] = k;
+            fill[t as usize] += 1;
+        }
+        let mut dropped: Vec<u32> = (0..n as u32).filter(|&i| left[i as usize] == 0).collect();
+        let mut kept = n - dropped.len();
+        let mut gone = vec![false; owner.len()];
+        while let Some(t) = dropped.pop() {
+            for &k in &by[start[t as usize]..start[t as usize + 1]] {
+                if !std::mem::replace(&mut gone[k as usize], true) {
+                    let i = owner[k as usize] as usize;
+                    left[i] -= 1;
+                    if left[i] == 0 {
+                        dropped.push(i as u32);
+                        kept -= 1;
+                    }
+                }
+            }
+        }
+        kept > 0
     }
 
     /// A cyclic component of a probability in a game where the players together could
@@ -1073,7 +1165,6 @@ impl Solver<'_> {
         for &v in nodes {
             inside[self.first(v) as usize] = true;
         }
-        let may_stay = self.g.end_components(&inside, |_| true).is_some();
         while *done < MAX_SWEEPS {
             self.stop.check()?;
             let st = self.sweep::<false>(&mut plan, x, Verify::NONE);
@@ -1082,7 +1173,7 @@ impl Solver<'_> {
                 return Ok(true);
             }
             let due = done.is_power_of_two() || done.is_multiple_of(64);
-            if may_stay && (due || !st.changed) {
+            if due || !st.changed {
                 let lowered = self.deflate(&inside, x);
                 if !st.changed && !lowered {
                     return Ok(st.worst <= self.tol);
@@ -1172,7 +1263,8 @@ impl Solver<'_> {
         if chain {
             let early = (settle.enough, Attempt::Early);
             match self.certify::<true>(nodes, &mut plan, x, local, early, done) {
-                Held::Within => certified = true,
+                Held::Within(worst) if settle.done(worst) => return Ok(true),
+                Held::Within(_) => certified = true,
                 Held::Wider => return Ok(false),
                 Held::No => {}
             }
@@ -1195,7 +1287,8 @@ impl Solver<'_> {
             if let Some(needed) = pace.due(*done, st.rise, settled * st.top.max(1.0), 0) {
                 let paced = (settle.enough, Attempt::Paced(needed));
                 match self.certify::<true>(nodes, &mut plan, x, local, paced, done) {
-                    Held::Within => {
+                    Held::Within(worst) if settle.done(worst) => return Ok(true),
+                    Held::Within(_) => {
                         certified = true;
                         continue;
                     }

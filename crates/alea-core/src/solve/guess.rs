@@ -457,7 +457,7 @@ impl Part {
             w.iter().map(|&w| w / most).collect()
         };
         let mut least: f64 = 0.0;
-        for (i, &c) in sel.iter().enumerate() {
+        'nodes: for (i, &c) in sel.iter().enumerate() {
             let slack = shape[i] - self.moved(c, &shape);
             if slack <= 0.0 {
                 least = f64::INFINITY;
@@ -466,7 +466,7 @@ impl Part {
             for (v, side) in [(&lo, LO), (&hi, HI)] {
                 let Some(step) = self.value(c, side, v) else {
                     least = f64::INFINITY;
-                    break;
+                    break 'nodes;
                 };
                 let rounding = 2.0 * margin(self.sizes[c] as usize) * step.abs().max(v[i].abs());
                 least = least.max(((step - v[i]).abs() + rounding) / slack);

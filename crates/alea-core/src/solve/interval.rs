@@ -30,8 +30,9 @@
 //! one fixed point and the upper bounds converge too.
 //!
 //! Guesses. A component whose bounds have not met after [`GUESS_AFTER`] sweeps (the
-//! process wanders in it long before leaving; a chain's, or a game's probability's, before
-//! any sweep, and then after [`GAME_GUESS_AFTER`]) is given a guess at its values
+//! process wanders in it long before leaving; a chain's, or a game's probability's where
+//! the players could not stay for ever, before any sweep, and then after
+//! [`GAME_GUESS_AFTER`]) is given a guess at its values
 //! (strategy iteration in `f64`, module `guess`), and both bounds restart just below and
 //! just above it (below its values with the exits' lower bounds, above those with their
 //! upper). Each side is first tested: swept with replacement until a sweep lowers no
@@ -53,9 +54,9 @@
 //! upper bounds are lowered instead ("deflated"): within the end components of the game
 //! in which the minimiser keeps only his moves that are best for the lower bounds, the
 //! minimiser can keep the game inside unless the maximiser leaves, and staying forever is
-//! worth 0, so no state there is worth more than the maximiser's best exit. Guesses are
-//! then tested on the upper side only: with end components left, the operator may have
-//! more than one fixed point, and `l <= B(l)` proves nothing.
+//! worth 0, so no state there is worth more than the maximiser's best exit. No guess is
+//! tried in such a component: with end components left, the operator may have more than
+//! one fixed point, and `l <= B(l)` proves nothing.
 //!
 //! Payoffs. A probability is the payoff of a target worth 1; a question may give its
 //! targets other values (a game's terminal payoffs, all at least 0): the upper bounds
@@ -920,17 +921,21 @@ impl Solver<'_> {
     }
 
     /// Tries a guess at the values of a component (see [`Solver::guess`]) as the start of
-    /// both bounds: a little below it and a little above, within the gap that `enough`
-    /// allows. Each side is swept as a guess (replaced) until a sweep lowers no lower
-    /// bound, which makes them lower bounds, and one raises no upper bound, which makes
-    /// them upper bounds (see the module's comment); then it is tightened as usual.
-    /// Whether both sides held within [`CERTIFY_SWEEPS`]; if not, the bounds are put back
-    /// as they were. `needed` is the sweeps that the guess may save (see [`Pace`]).
+    /// both bounds: a little below its values with the exits' lower bounds and a little
+    /// above those with their upper bounds. Each side is swept as a guess (replaced) until
+    /// a sweep lowers no lower bound, which makes them lower bounds, and one raises no
+    /// upper bound, which makes them upper bounds (see the module's comment); then it is
+    /// tightened as usual. The margin is first the tightest the guess allows, for
+    /// [`TIGHT_SWEEPS`], then the widest that `enough` allows, for [`CERTIFY_SWEEPS`];
+    /// whether both sides held; if not, the bounds are put back as they were. `attempt`
+    /// says what the guess may cost (see [`Attempt`]).
     ///
     /// Without `strict`, a guess refused that close is tried again sixteen times as far
-    /// out, up to [`WIDEN`] times: on a chain that hardly leaves its component, the
-    /// rounding of one sweep outweighs what the guess gains in a tight margin, and bounds
-    /// as close as rounding allows are what is asked ([`Held::Wider`]).
+    /// out, up to [`WIDEN`] times. Where the guess's own rounding floor is above what the
+    /// precision allows (a chain that hardly leaves its component, where the rounding of
+    /// one sweep outweighs what the guess gains), bounds as close as rounding allows are
+    /// what is asked ([`Held::Wider`]); a guess a little off that holds only further out
+    /// is certified, and its bounds are swept on ([`Held::Within`]).
     fn certify<const R: bool>(
         &self,
         nodes: &[u32],
@@ -972,6 +977,8 @@ impl Solver<'_> {
         } else {
             2.0 * guessed.least
         };
+        // Past the precision's room from the start: rounding keeps them apart.
+        let floored = scale > limit;
         let saved: Vec<[f64; 2]> = nodes
             .iter()
             .map(|&node| x[self.first(node) as usize])
@@ -1012,10 +1019,10 @@ impl Solver<'_> {
                 verify.lo &= st.fell;
                 verify.hi &= st.rose;
                 if !verify.lo && !verify.hi {
-                    return if scale <= limit {
-                        Held::Within(st.worst / self.tol)
-                    } else {
+                    return if floored {
                         Held::Wider
+                    } else {
+                        Held::Within(st.worst / self.tol)
                     };
                 }
             }
@@ -1178,8 +1185,6 @@ impl Solver<'_> {
                 if !st.changed && !lowered {
                     return Ok(st.worst <= self.tol);
                 }
-            } else if !st.changed {
-                return Ok(st.worst <= self.tol);
             }
         }
         Ok(false)

@@ -121,7 +121,7 @@ impl Solver<'_> {
             leaves: Vec::new(),
             inner: Rows::with_capacity(nodes.len(), 0),
             sizes: Vec::new(),
-            max: Vec::with_capacity(nodes.len()),
+            goal: Vec::with_capacity(nodes.len()),
             size: 0,
         };
         part.start.push(0);
@@ -159,8 +159,7 @@ impl Solver<'_> {
                 part.size += m.transitions_of(c).len() as u64;
             });
             part.start.push(part.global.len());
-            part.max
-                .push(self.sides.at(self.first(node) as usize) == Goal::Max);
+            part.goal.push(self.sides.at(self.first(node) as usize));
         }
         part
     }
@@ -224,7 +223,7 @@ impl Solver<'_> {
             let mut best = None;
             for c in part.choices(i) {
                 if let Some(q) = part.value(c, MID, &v) {
-                    if best.is_none_or(|(b, _)| part.better(i, q, b)) {
+                    if best.is_none_or(|(b, _)| part.goal[i].better(q, b)) {
                         best = Some((q, c));
                     }
                 }
@@ -279,9 +278,9 @@ impl Solver<'_> {
                     let mut best = (current, sel[i]);
                     for c in part.choices(i) {
                         if let Some(q) = part.value(c, MID, &v) {
-                            let beats = match part.max[i] {
-                                true => q > best.0 + slack,
-                                false => q < best.0 - slack,
+                            let beats = match part.goal[i] {
+                                Goal::Max => q > best.0 + slack,
+                                Goal::Min => q < best.0 - slack,
                             };
                             if beats {
                                 best = (q, c);
@@ -394,8 +393,8 @@ struct Part {
     /// Each choice's transitions in the form, as a sweep reads them (its own node's and
     /// its exits' too).
     sizes: Vec<u32>,
-    /// Whether each node's player maximises.
-    max: Vec<bool>,
+    /// The goal of each node's player.
+    goal: Vec<Goal>,
     /// The form's transitions of the component's choices, all counted.
     size: u64,
 }
@@ -403,13 +402,6 @@ struct Part {
 impl Part {
     fn choices(&self, i: usize) -> std::ops::Range<usize> {
         self.start[i]..self.start[i + 1]
-    }
-
-    fn better(&self, i: usize, q: f64, than: f64) -> bool {
-        match self.max[i] {
-            true => Goal::Max.better(q, than),
-            false => Goal::Min.better(q, than),
-        }
     }
 
     /// The value of choice `c`: its reward and its successors' values `v` (in the

@@ -389,6 +389,20 @@ fn write_answer(
             o.insert("listed".into(), Json::Array(listed));
         }
         size_fields(&mut o, &shown.sizes);
+        if !checked.automata.is_empty() {
+            let automata: Vec<Json> = checked
+                .automata
+                .iter()
+                .map(|a| {
+                    json!({
+                        "kind": if a.finite { "finite" } else { "limit-deterministic" },
+                        "states": a.states,
+                        "product_states": a.product_states,
+                    })
+                })
+                .collect();
+            o.insert("automata".into(), Json::Array(automata));
+        }
         o.insert("pruned".into(), json!(shown.pruned));
         if let Some((processes, workers, bytes, copies, sweeps)) = &shown.cluster {
             o.insert(

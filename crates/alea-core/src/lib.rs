@@ -25,6 +25,7 @@ pub mod automaton;
 pub mod error;
 pub mod form;
 pub mod guard;
+pub mod ltl;
 pub mod model;
 pub mod numeric;
 pub mod policy;

@@ -453,6 +453,23 @@ pub enum Path {
     /// The state formula inside `S [...]`: the long-run share of time spent where it
     /// holds.
     Steady { target: Expr },
+    /// Any other path: an LTL formula over state formulas (`G F a`, `(F a) & (G b)`,
+    /// `a U (b U c)`, or a state formula alone, which holds in the path's first state).
+    Ltl { formula: Box<Ltl>, span: Span },
+}
+
+/// A path formula of LTL, as PRISM writes it: temporal operators over state formulas,
+/// combined by the boolean operators, paths inside parentheses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ltl {
+    State(Expr),
+    Not(Box<Ltl>),
+    /// `&`, `|`, `=>` or `<=>`.
+    Binary(BinOp, Box<Ltl>, Box<Ltl>),
+    Next(Box<Ltl>),
+    Eventually(Option<Steps>, Box<Ltl>),
+    Globally(Option<Steps>, Box<Ltl>),
+    Until(Temporal, Option<Steps>, Box<Ltl>, Box<Ltl>),
 }
 
 /// What a path that never reaches the target of `Fc` or `F0` is worth.

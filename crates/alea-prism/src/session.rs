@@ -1004,7 +1004,11 @@ pub fn is_bounded(property: &ast::Expr) -> bool {
             | ast::Path::Until { bound, .. } => bound.is_some(),
             ast::Path::Cumulative { bound } => bound.is_some(),
             ast::Path::Next { .. } | ast::Path::Instant { .. } => true,
-            ast::Path::LongRun | ast::Path::Steady { .. } | ast::Path::Reach { .. } => false,
+            // An LTL path's choices depend on its automaton's state, not on steps left.
+            ast::Path::LongRun
+            | ast::Path::Steady { .. }
+            | ast::Path::Reach { .. }
+            | ast::Path::Ltl { .. } => false,
         },
         ast::Operator::Filter { property, .. } => is_bounded(property),
     }

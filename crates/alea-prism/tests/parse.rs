@@ -97,9 +97,9 @@ fn errors_render_with_the_place() {
         shown.contains("m.pm:5:1: expected `;` after the command, found `endmodule`"),
         "{shown}"
     );
-    let text = "P=? [ F G \"a\" ]";
+    let text = "P=? [ F \"a\" & G \"b\" ]";
     let e = parse_properties(text).unwrap_err();
-    assert_eq!(e.line_col(text), (1, 9));
+    assert_eq!(e.line_col(text), (1, 15));
 }
 
 #[test]

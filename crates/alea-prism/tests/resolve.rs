@@ -44,6 +44,11 @@ fn expressions(p: &ast::Expr) -> Vec<&ast::Expr> {
             ast::Path::Cumulative { .. } | ast::Path::Instant { .. } | ast::Path::LongRun => {
                 vec![]
             }
+            ast::Path::Ltl { formula, .. } => {
+                let mut out = Vec::new();
+                states_of(formula, &mut out);
+                out
+            }
         },
         Operator::Filter {
             property, states, ..
@@ -51,6 +56,19 @@ fn expressions(p: &ast::Expr) -> Vec<&ast::Expr> {
             let mut out = expressions(property);
             out.extend(states);
             out
+        }
+    }
+}
+
+/// The state formulas of a path of LTL.
+fn states_of<'a>(f: &'a ast::Ltl, out: &mut Vec<&'a ast::Expr>) {
+    match f {
+        ast::Ltl::State(e) => out.push(e),
+        ast::Ltl::Not(g) | ast::Ltl::Next(g) => states_of(g, out),
+        ast::Ltl::Eventually(_, g) | ast::Ltl::Globally(_, g) => states_of(g, out),
+        ast::Ltl::Binary(_, a, b) | ast::Ltl::Until(_, _, a, b) => {
+            states_of(a, out);
+            states_of(b, out);
         }
     }
 }

@@ -13,8 +13,11 @@ use alea_core::analysis::paths::Quantifier;
 use alea_core::Exact;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::{decide, paths, value_of, CheckError, Number, Result, Settings, Solved, StateValues};
-use crate::ast::{BinOp, Expr, ExprKind, FilterOp, Func, NamedProperty, Operator, Rel, UnOp};
+use super::{
+    decide, paths, value_of, AutomatonSize, CheckError, Number, Result, Settings, Solved,
+    StateValues,
+};
+use crate::ast::{BinOp, Expr, ExprKind, FilterOp, Func, NamedProperty, Operator, Path, Rel, UnOp};
 use crate::error::{Error, Span};
 use crate::explore::Explored;
 use crate::program::{Program, Ty};
@@ -59,6 +62,8 @@ pub(super) struct Evaluator<'a> {
     /// The named properties being evaluated, innermost last: a property that refers to
     /// itself through them is refused.
     pub within: Vec<String>,
+    /// The automata of the LTL formulas answered, in order.
+    pub automata: Vec<AutomatonSize>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -298,6 +303,10 @@ impl<'a> Evaluator<'a> {
                 self.judged(&solved, bound.rel, &threshold, span)
                     .map(Values::Bool)
             }
+            Operator::Quantified {
+                all,
+                path: Path::Ltl { formula, span: at },
+            } => Ok(Values::Bool(self.ltl_quantified(*all, formula, *at)?)),
             Operator::Quantified { all, path } => {
                 let scope = self.scope;
                 let lowered = paths::lower(path, scope, span, &mut |e| self.sat(e))?;

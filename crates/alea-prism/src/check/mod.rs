@@ -5,6 +5,7 @@
 //! answered for every state; a filter then reduces values over a set of states.
 
 mod formula;
+mod ltl;
 mod paths;
 
 use alea_core::form::{ExactRewards, Form, Rewards};
@@ -174,6 +175,17 @@ pub struct Checked {
     /// The states a filter lists (`print`, `printall`: with their values; `argmin`,
     /// `argmax`: the states of the set, each `true`), by the variables' values.
     pub listed: Vec<(u32, Item)>,
+    /// The automaton of each LTL formula answered, with its product's size.
+    pub automata: Vec<AutomatonSize>,
+}
+
+/// An LTL formula's automaton: its states that the product met, the product's states,
+/// and whether it is a finite automaton (a co-safe formula) or a limit-deterministic one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AutomatonSize {
+    pub states: usize,
+    pub product_states: usize,
+    pub finite: bool,
 }
 
 impl Checked {
@@ -213,7 +225,20 @@ pub fn check(
         named,
         settings,
         within: Vec::new(),
+        automata: Vec::new(),
     };
+    let mut checked = answer(&mut ev, explored, scope, property)?;
+    checked.automata = std::mem::take(&mut ev.automata);
+    Ok(checked)
+}
+
+/// [`check`]'s answer, by `ev`.
+fn answer(
+    ev: &mut Evaluator,
+    explored: &Explored,
+    scope: &Scope,
+    property: &Expr,
+) -> Result<Checked> {
     let span = property.span;
     if let ExprKind::Operator(op) = &property.kind {
         match &**op {
@@ -1066,6 +1091,9 @@ impl Evaluator<'_> {
         match &op {
             Query::Probability(opt) => {
                 let goal = goal_of(program, *opt, span, "P")?;
+                if let Path::Ltl { formula, span: at } = path {
+                    return self.ltl_probability(m, formula, *at, goal, &cx);
+                }
                 let scope = self.scope;
                 let lowered = paths::lower(path, scope, span, &mut |e| self.sat(e))?;
                 // The path under a negation optimises the other way.
@@ -1106,6 +1134,11 @@ impl Evaluator<'_> {
                 let goal = goal_of(program, *opt, span, name)?;
                 let g = goal.unwrap_or(Goal::Max);
                 let rewards = reward_vectors(program, explored, reward, settings.exact)?;
+                // PRISM reads these paths as co-safe LTL: the reward until the formula
+                // is satisfied.
+                if let Some(f) = ltl::as_ltl(path).filter(|_| name == "R") {
+                    return self.ltl_reward(m, &f, span, goal, &rewards, &cx);
+                }
                 let (values, fixed) = match path {
                     Path::Eventually {
                         bound: None,

@@ -141,6 +141,7 @@ pub(super) fn lower(
             .into())
         }
         Path::Steady { .. } => unreachable!("the parser gives `S [...]` to `S` alone"),
+        Path::Ltl { .. } => unreachable!("an LTL path is answered on its product, not lowered"),
     })
 }
 

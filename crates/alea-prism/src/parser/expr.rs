@@ -40,7 +40,7 @@ const IFF: u8 = 2;
 const OR: u8 = 3;
 const AND: u8 = 4;
 const NOT: u8 = 5;
-const EQUALITY: u8 = 6;
+pub(super) const EQUALITY: u8 = 6;
 const COMPARISON: u8 = 7;
 /// Where time bounds are read: `F<=k x=1` is the bound `k` and the target `x=1`.
 pub(super) const SUM: u8 = 8;
@@ -608,9 +608,8 @@ impl Parser<'_> {
             "F" | "G" | "X" | "U" | "W" => Err(Error::new(
                 span,
                 format!(
-                    "`{word}` here is a temporal operator inside a path: a path within a path \
-                     {}",
-                    super::LTL_NOT_YET
+                    "`{word}` here is a temporal operator where a state formula is expected: \
+                     put a path combined with others in parentheses, as in `(F a) & (G b)`"
                 ),
             )),
             _ => Ok(()),

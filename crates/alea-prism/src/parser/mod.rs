@@ -27,9 +27,6 @@ use crate::error::{line_col, Error, Result, Span};
 use crate::lexer::{tokenize, Tok, Token};
 
 /// How a refusal of LTL ends: what is not supported, and what a path may be instead.
-const LTL_NOT_YET: &str =
-    "is LTL, which is not supported yet (a path takes F, G, X, U, W or R over state formulas)";
-
 /// How deeply parentheses, function calls and conditionals may nest, and filters.
 pub const MAX_DEPTH: u32 = 256;
 

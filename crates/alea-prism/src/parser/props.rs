@@ -9,8 +9,8 @@
 
 use super::{Parser, MAX_DEPTH};
 use crate::ast::{
-    Bound, Coalition, Expr, ExprKind, FilterOp, Ident, Missed, NamedProperty, Operator, Opt, Path,
-    PlayerRef, PropertyFile, Query, Rel, RewardRef, Steps, Temporal,
+    BinOp, Bound, Coalition, Expr, ExprKind, FilterOp, Ident, Ltl, Missed, NamedProperty, Operator,
+    Opt, Path, PlayerRef, PropertyFile, Query, Rel, RewardRef, Steps, Temporal, UnOp,
 };
 use crate::error::{Error, Result, Span};
 use crate::lexer::{Kw, Tok};
@@ -487,15 +487,15 @@ impl Parser<'_> {
         match self.peek() {
             Tok::RBracket => Ok(self.bump().span),
             Tok::And | Tok::Or | Tok::Implies | Tok::Iff => {
-                // PRISM reads `[ F a | F b ]` as LTL: say so rather than only that the
-                // `]` is missing.
+                // A path joined to another without parentheses: say how to write it
+                // rather than only that the `]` is missing.
                 let t = self.token();
                 Err(Error::new(
                     t.span,
                     format!(
-                        "`{}` here combines paths: a boolean combination of paths {}",
+                        "`{}` here combines paths: put each in parentheses, as in \
+                         `(F a) & (G b)`",
                         self.slice(t.span),
-                        super::LTL_NOT_YET
                     ),
                 ))
             }
@@ -534,22 +534,10 @@ impl Parser<'_> {
         Ok(reward)
     }
 
-    /// The path inside the brackets of an operator.
+    /// The path inside the brackets of an operator: a reward path (`C<=k`, `I=k`, `S`,
+    /// `Fc`, `F0`), or a path of LTL, brought to the plain forms (`F phi`, `phi U psi`,
+    /// ...) where it is one.
     fn path(&mut self, base: Base) -> Result<Path> {
-        // `[ (F a) ]`: a path in parentheses.
-        if self.peek() == Tok::LParen && self.paren_holds_path() {
-            let open = self.bump();
-            let path = self.path(base)?;
-            if self.peek() != Tok::RParen {
-                let line = self.line(open.span.start);
-                return Err(self.expected(format_args!(
-                    "`)` to close the `(` at line {line} around the path (a path combined \
-                     with others is LTL, which is not supported yet)"
-                )));
-            }
-            self.bump();
-            return Ok(path);
-        }
         let t = self.token();
         if t.kind == Tok::Ident {
             let word = self.slice(t.span);
@@ -560,21 +548,6 @@ impl Parser<'_> {
                 ))
             };
             match word {
-                "F" | "G" => {
-                    self.bump();
-                    let bound = self.steps(word)?;
-                    let target = self.expr()?;
-                    return Ok(if word == "F" {
-                        Path::Eventually { bound, target }
-                    } else {
-                        Path::Globally { bound, target }
-                    });
-                }
-                "X" => {
-                    self.bump();
-                    let target = self.expr()?;
-                    return Ok(Path::Next { target });
-                }
                 "Fc" | "F0" if base == Base::R => {
                     self.bump();
                     let target = self.expr()?;
@@ -625,7 +598,16 @@ impl Parser<'_> {
                 _ => {}
             }
         }
-        let left = self.expr()?;
+        let start = self.token().span.start;
+        let formula = self.ltl_path()?;
+        let span = Span::new(start, self.prev_end());
+        Ok(plain(formula, span))
+    }
+
+    /// A path: unary ones, perhaps joined by `U`, `W` or `R` (which do not chain
+    /// without parentheses, as in PRISM).
+    fn ltl_path(&mut self) -> Result<Ltl> {
+        let left = self.ltl_unary()?;
         let op = if self.at_word("U") {
             Temporal::Until
         } else if self.at_word("W") {
@@ -633,53 +615,118 @@ impl Parser<'_> {
         } else if self.at_word("R") && !matches!(self.peek_at(1), Tok::LBrace) {
             Temporal::Release
         } else {
-            if matches!(self.peek(), Tok::RBracket | Tok::RParen) {
-                return Err(Error::new(
-                    left.span,
-                    format!(
-                        "a path needs a temporal operator here, such as `F {}` (a state \
-                         formula alone as a path is LTL, which is not supported yet)",
-                        super::shorten(self.slice(left.span))
-                    ),
-                ));
-            }
-            return Err(self.expected("an operator, `U`, `W`, `R` or `]`"));
+            return Ok(left);
         };
         let t = self.bump();
         let word = self.slice(t.span);
         let bound = self.steps(word)?;
-        let right = self.expr()?;
-        Ok(Path::Until {
-            op,
-            left,
-            right,
-            bound,
-        })
+        let right = self.ltl_unary()?;
+        Ok(Ltl::Until(op, bound, Box::new(left), Box::new(right)))
     }
 
-    /// Whether the `(` at the current token holds a path: a temporal operator at its
-    /// top level (`(F a)`, `(a U b)`), rather than an expression (`(a | b) U c`).
-    fn paren_holds_path(&self) -> bool {
-        let mut depth = 0usize;
-        let mut i = self.pos + 1;
-        let mut first = true;
-        while let Some(t) = self.tokens.get(i) {
-            match t.kind {
-                Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
-                Tok::RParen | Tok::RBracket | Tok::RBrace => {
-                    if depth == 0 {
-                        return false;
+    /// `X`, `F` or `G` (with steps) before a path, or a boolean combination.
+    fn ltl_unary(&mut self) -> Result<Ltl> {
+        let t = self.token();
+        if t.kind == Tok::Ident {
+            let word = self.slice(t.span);
+            if matches!(word, "F" | "G" | "X") {
+                self.bump();
+                let bound = if word == "X" { None } else { self.steps(word)? };
+                let inner = Box::new(self.ltl_unary()?);
+                return Ok(match word {
+                    "X" => Ltl::Next(inner),
+                    "F" => Ltl::Eventually(bound, inner),
+                    _ => Ltl::Globally(bound, inner),
+                });
+            }
+        }
+        self.ltl_binary(0)
+    }
+
+    /// The boolean operators over paths, from `=>` (level 0: right to left) through
+    /// `<=>`, `|` and `&` (left to right) to `!`.
+    fn ltl_binary(&mut self, level: usize) -> Result<Ltl> {
+        const LEVELS: [(Tok, BinOp); 4] = [
+            (Tok::Implies, BinOp::Implies),
+            (Tok::Iff, BinOp::Iff),
+            (Tok::Or, BinOp::Or),
+            (Tok::And, BinOp::And),
+        ];
+        let Some(&(tok, op)) = LEVELS.get(level) else {
+            if self.peek() == Tok::Not {
+                let t = self.bump();
+                let inner = self.ltl_binary(level)?;
+                return Ok(match inner {
+                    Ltl::State(e) => {
+                        let span = t.span.to(e.span);
+                        Ltl::State(Expr {
+                            kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
+                            span,
+                        })
                     }
-                    depth -= 1;
+                    other => Ltl::Not(Box::new(other)),
+                });
+            }
+            return self.ltl_atom();
+        };
+        let mut left = self.ltl_binary(level + 1)?;
+        while self.peek() == tok {
+            self.bump();
+            let right = if op == BinOp::Implies {
+                self.ltl_binary(level)?
+            } else {
+                self.ltl_binary(level + 1)?
+            };
+            left = join(op, left, right);
+            if op == BinOp::Implies {
+                break;
+            }
+        }
+        Ok(left)
+    }
+
+    /// A path in parentheses, or a state formula (an expression down to `=`).
+    fn ltl_atom(&mut self) -> Result<Ltl> {
+        if self.peek() == Tok::LParen && self.paren_holds_path() {
+            let open = self.bump();
+            let inner = self.ltl_path()?;
+            if self.peek() != Tok::RParen {
+                let line = self.line(open.span.start);
+                return Err(self.expected(format_args!(
+                    "`)` to close the `(` at line {line} around the path"
+                )));
+            }
+            self.bump();
+            return Ok(inner);
+        }
+        Ok(Ltl::State(self.expression(super::expr::EQUALITY)?))
+    }
+
+    /// Whether the `(` at the current token holds a path: a temporal operator inside
+    /// it, at any depth of parentheses (not inside another operator's brackets), where
+    /// an operand starts (`F`, `G`, `X`) or between two (`U`, `W`, `R`).
+    fn paren_holds_path(&self) -> bool {
+        let mut open: Vec<Tok> = Vec::new();
+        let mut i = self.pos + 1;
+        // Whether the token before starts an operand after it.
+        let mut operand_next = true;
+        while let Some(t) = self.tokens.get(i) {
+            let mut starts = false;
+            match t.kind {
+                Tok::LParen | Tok::LBracket | Tok::LBrace => {
+                    open.push(t.kind);
+                    starts = true;
                 }
+                Tok::RParen | Tok::RBracket | Tok::RBrace if open.pop().is_none() => return false,
                 Tok::Eof | Tok::Semi => return false,
-                Tok::Ident if depth == 0 => {
+                Tok::Not | Tok::And | Tok::Or | Tok::Implies | Tok::Iff => starts = true,
+                Tok::Ident if open.iter().all(|&k| k == Tok::LParen) => {
                     let word = self.slice(t.span);
                     let next = self.tokens.get(i + 1).map_or(Tok::Eof, |t| t.kind);
-                    if first && matches!(word, "F" | "G" | "X") {
+                    if operand_next && matches!(word, "F" | "G" | "X") {
                         return true;
                     }
-                    if !first
+                    if !operand_next
                         && matches!(word, "U" | "W" | "R")
                         && !matches!(
                             next,
@@ -697,7 +744,7 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
-            first = false;
+            operand_next = starts;
             i += 1;
         }
         false
@@ -755,5 +802,61 @@ impl Parser<'_> {
             to,
             span: t.span.to(Span::new(self.prev_end(), self.prev_end())),
         }))
+    }
+}
+
+/// `left op right`, one state formula where both are.
+fn join(op: BinOp, left: Ltl, right: Ltl) -> Ltl {
+    match (left, right) {
+        (Ltl::State(l), Ltl::State(r)) => {
+            let span = l.span.to(r.span);
+            Ltl::State(Expr {
+                kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+                span,
+            })
+        }
+        (l, r) => Ltl::Binary(op, Box::new(l), Box::new(r)),
+    }
+}
+
+/// A path of LTL as one of the plain paths where it is one (a temporal operator over
+/// state formulas), which the checker answers without an automaton.
+fn plain(formula: Ltl, span: Span) -> Path {
+    match formula {
+        Ltl::Eventually(bound, inner) if matches!(*inner, Ltl::State(_)) => {
+            let Ltl::State(target) = *inner else {
+                unreachable!()
+            };
+            Path::Eventually { bound, target }
+        }
+        Ltl::Globally(bound, inner) if matches!(*inner, Ltl::State(_)) => {
+            let Ltl::State(target) = *inner else {
+                unreachable!()
+            };
+            Path::Globally { bound, target }
+        }
+        Ltl::Next(inner) if matches!(*inner, Ltl::State(_)) => {
+            let Ltl::State(target) = *inner else {
+                unreachable!()
+            };
+            Path::Next { target }
+        }
+        Ltl::Until(op, bound, l, r)
+            if matches!(*l, Ltl::State(_)) && matches!(*r, Ltl::State(_)) =>
+        {
+            let (Ltl::State(left), Ltl::State(right)) = (*l, *r) else {
+                unreachable!()
+            };
+            Path::Until {
+                op,
+                left,
+                right,
+                bound,
+            }
+        }
+        formula => Path::Ltl {
+            formula: Box::new(formula),
+            span,
+        },
     }
 }

@@ -899,6 +899,46 @@ fn upper(b: &Steps) -> &Expr {
     k
 }
 
+/// A path of LTL written back with every operator in parentheses, state formulas as `.`.
+fn shape(f: &Ltl) -> String {
+    match f {
+        Ltl::State(_) => ".".into(),
+        Ltl::Not(g) => format!("!{}", shape(g)),
+        Ltl::Binary(op, a, b) => format!("({} {op:?} {})", shape(a), shape(b)),
+        Ltl::Next(g) => format!("X{}", shape(g)),
+        Ltl::Eventually(s, g) => format!("F{}{}", if s.is_some() { "k" } else { "" }, shape(g)),
+        Ltl::Globally(s, g) => format!("G{}{}", if s.is_some() { "k" } else { "" }, shape(g)),
+        Ltl::Until(op, _, a, b) => format!("({} {op:?} {})", shape(a), shape(b)),
+    }
+}
+
+#[test]
+fn paths_of_ltl_keep_prisms_precedence() {
+    // Temporal operators bind looser than the boolean ones inside them (`G F a|b` is
+    // `G F (a|b)`), a path joins others in parentheses, and the plain paths stay plain.
+    let cases = [
+        ("P=? [ G F s=3|s=4 ]", "GF."),
+        ("P=? [ (G F a) & (F G b) ]", "(GF. And FG.)"),
+        ("P=? [ !(F a) ]", "!F."),
+        ("P=? [ G F (s=2 & (X s=5)) ]", "GF(. And X.)"),
+        ("P=? [ (X b) => (G a) ]", "(X. Implies G.)"),
+        ("P=? [ a U (b U c) ]", "(. Until (. Until .))"),
+        ("P=? [ (F<=3 a) | (G>=2 !b) ]", "(Fk. Or Gk.)"),
+        ("P=? [ x=1 ]", "."),
+        ("P=? [ F a & b ]", "plain"),
+        ("P=? [ (a | b) U c ]", "plain"),
+        ("R=? [ (F a) | (F b) ]", "(F. Or F.)"),
+    ];
+    for (text, want) in cases {
+        let f = props(text);
+        let got = match query(&f.properties[0]).1 {
+            Path::Ltl { formula, .. } => shape(formula),
+            _ => "plain".into(),
+        };
+        assert_eq!(got, want, "{text}");
+    }
+}
+
 #[test]
 fn property_forms() {
     let text = "\
@@ -1110,39 +1150,23 @@ fn property_errors_say_what_and_where() {
         err_at(p, "P=? [ C<=5 ]").2,
         "`C` is a reward path: it needs an `R` operator"
     );
+    // Paths of LTL join by boolean operators in parentheses only, as in PRISM.
     assert_eq!(
-        err_at(p, "\n P=? [ F G a ]"),
+        err_at(p, "\n P=? [ F a & F b ]"),
         (
             2,
-            10,
-            "`G` here is a temporal operator inside a path: a path within a path is LTL, which \
-             is not supported yet (a path takes F, G, X, U, W or R over state formulas)"
+            14,
+            "`F` here is a temporal operator where a state formula is expected: put a path \
+             combined with others in parentheses, as in `(F a) & (G b)`"
                 .into()
         )
     );
     assert_eq!(
-        err_at(p, "P=? [ F (a U b) ]").2,
-        "`U` here is a temporal operator inside a path: a path within a path is LTL, which is \
-         not supported yet (a path takes F, G, X, U, W or R over state formulas)"
-    );
-    assert_eq!(
-        err_at(p, "P=? [ x=1 ]"),
-        (
-            1,
-            7,
-            "a path needs a temporal operator here, such as `F x=1` (a state formula alone \
-             as a path is LTL, which is not supported yet)"
-                .into()
-        )
-    );
-    assert_eq!(
-        err_at(p, "P=? [ (F a) | (G b) ]"),
+        err_at(p, "P=? [ a U b U c ]"),
         (
             1,
             13,
-            "`|` here combines paths: a boolean combination of paths is LTL, which is not \
-             supported yet (a path takes F, G, X, U, W or R over state formulas)"
-                .into()
+            "expected an operator or `]` to close the `[` at line 1, found `U`".into()
         )
     );
     assert_eq!(

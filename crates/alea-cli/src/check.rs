@@ -360,6 +360,22 @@ fn write_answer(
                 o.insert("error_bound".into(), json!(0.0));
             }
         }
+        if checked.infeasible {
+            o.insert("feasible".into(), json!(false));
+        }
+        if !checked.pareto.is_empty() {
+            let corners: Vec<Json> = checked
+                .pareto
+                .iter()
+                .map(|(a, b)| {
+                    let (mut x, mut y) = (Map::new(), Map::new());
+                    number_fields(&mut x, a, args.exact);
+                    number_fields(&mut y, b, args.exact);
+                    json!([x, y])
+                })
+                .collect();
+            o.insert("pareto".into(), Json::Array(corners));
+        }
         if let Some((lo, hi)) = &checked.range {
             let mut low = Map::new();
             number_fields(&mut low, lo, args.exact);
@@ -429,6 +445,19 @@ fn write_answer(
             Some(name) => format!("\"{name}\": {}", named.text),
             None => named.text.clone(),
         };
+        if checked.infeasible {
+            writeln!(out, "{label} = infeasible: no strategy meets the bounds")?;
+            return Ok(());
+        }
+        if !checked.pareto.is_empty() {
+            let corners: Vec<String> = checked
+                .pareto
+                .iter()
+                .map(|(a, b)| format!("({}, {})", number_text(a), number_text(b)))
+                .collect();
+            writeln!(out, "{label} = Pareto curve through {}", corners.join(", "))?;
+            return Ok(());
+        }
         match (checked.holds, &checked.value, &checked.range) {
             (Some(holds), Some(value), _) => {
                 writeln!(out, "{label} = {holds} (value {})", number_text(value))?

@@ -1013,3 +1013,47 @@ fn print_filters_list_states_with_their_values() {
     );
     assert!(lines[3].get("listed").is_none(), "count lists nothing");
 }
+
+#[test]
+fn multi_objective_answers_whether_best_and_the_pareto_curve() {
+    // Worked out in the model's header comment.
+    let mut cmd = alea();
+    cmd.arg("check")
+        .arg(models_dir().join("multi_choice.prism"))
+        .args(["--json", "--exact"])
+        .args(["--prop", r#"multi(P>=0.5 [F "A"], P>=0.5 [F "B"])"#])
+        .args(["--prop", r#"multi(P>=0.6 [F "A"], P>=0.5 [F "B"])"#])
+        .args([
+            "--prop",
+            r#"multi(Pmax=? [F "A"], P>=0.8 [F "B"], P>=0.3 [F "loop"])"#,
+        ])
+        .args(["--prop", r#"multi(Pmax=? [F "A"], R{"cost"}min=? [C])"#]);
+    let lines = json_lines(&run(&mut cmd));
+    assert_eq!(lines[0]["holds"], true);
+    assert_eq!(lines[1]["holds"], false);
+    assert_eq!(lines[2]["feasible"], false, "{}", lines[2]);
+    assert!(lines[2]["value"].is_null());
+    let corners: Vec<(String, String)> = lines[3]["pareto"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let exact = |i: usize| c[i]["exact"].as_str().unwrap().to_string();
+            (exact(0), exact(1))
+        })
+        .collect();
+    let want = [("1/1", "2/1"), ("1/2", "1/2"), ("0/1", "0/1")];
+    assert_eq!(
+        corners,
+        want.map(|(a, b)| (a.to_string(), b.to_string())),
+        "{}",
+        lines[3]
+    );
+    // The same in floating point, rounded from the exact answer; and as text.
+    let out = run(alea()
+        .arg("check")
+        .arg(models_dir().join("multi_choice.prism"))
+        .args(["--prop", r#"multi(Pmax=? [F "A"], R{"cost"}min=? [C])"#]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("= Pareto curve through (1"), "{text}");
+}

@@ -27,6 +27,7 @@ pub mod form;
 pub mod guard;
 pub mod ltl;
 pub mod model;
+pub mod multi;
 pub mod numeric;
 pub mod policy;
 pub mod simulate;

@@ -315,6 +315,11 @@ pub enum Operator {
     /// `E [path]` (some path satisfies it) and `A [path]` (every path does), over every
     /// choice and every transition.
     Quantified { all: bool, path: Path },
+    /// `multi(P>=0.5 [...], Rmax=? [C], ...)`: several queries of one decision process at
+    /// once, each a `P` or an `R` operator, with a bound or `=?` (no `=?`: whether some
+    /// strategy meets every bound; one: its best value under the others; two: the Pareto
+    /// curve of the two).
+    Multi { objectives: Vec<Expr> },
     /// `filter(op, property, states)`; `states` is `None` when left out (all states).
     Filter {
         op: FilterOp,

@@ -986,7 +986,7 @@ pub fn is_probability(property: &ast::Expr) -> bool {
     };
     match &**op {
         ast::Operator::Query { op, .. } => matches!(op, ast::Query::Probability(_)),
-        ast::Operator::Quantified { .. } => false,
+        ast::Operator::Quantified { .. } | ast::Operator::Multi { .. } => false,
         ast::Operator::Filter { property, .. } => is_probability(property),
     }
 }
@@ -1010,6 +1010,8 @@ pub fn is_bounded(property: &ast::Expr) -> bool {
             | ast::Path::Reach { .. }
             | ast::Path::Ltl { .. } => false,
         },
+        // Its strategies are randomised and remember: none is written.
+        ast::Operator::Multi { .. } => false,
         ast::Operator::Filter { property, .. } => is_bounded(property),
     }
 }

@@ -57,6 +57,7 @@ fn expressions(p: &ast::Expr) -> Vec<&ast::Expr> {
             out.extend(states);
             out
         }
+        Operator::Multi { objectives } => objectives.iter().flat_map(expressions).collect(),
     }
 }
 

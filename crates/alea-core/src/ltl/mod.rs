@@ -119,7 +119,7 @@ fn product_of(
     fair: bool,
 ) -> Result<(Product, Automaton, Vec<bool>)> {
     let mut a = automaton_for(f);
-    let p = product::build(m, letters, &mut a, max_states)?;
+    let p = product::build(m, letters, &mut a, false, max_states)?;
     let target = accepting(&p, &a, fair);
     Ok((p, a, target))
 }
@@ -267,7 +267,7 @@ fn reward_product<T: Clone + Default>(
 ) -> Result<(Product, Automaton, Rewards<T>)> {
     check_letters(m, letters);
     let mut a = finite(f)?;
-    let p = product::build(m, letters, &mut a, max_states)?;
+    let p = product::build(m, letters, &mut a, false, max_states)?;
     let lift = |v: &[T], origin: &[u32]| -> Vec<T> {
         if v.is_empty() {
             return Vec::new();

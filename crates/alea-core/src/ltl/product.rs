@@ -43,12 +43,37 @@ impl Product {
     }
 }
 
-/// The product of `m` with `a`, from every model state (so that each has a value),
-/// `letters` giving each model state's letter. Stops past `max_states` product states.
+/// What a product reads the model's letters with: an automaton, or several together.
+pub trait Reader {
+    /// Where the reader is after the first letter of a path.
+    fn first(&mut self, letter: Letter) -> Next;
+    /// Where state `q` goes on `letter`.
+    fn step(&mut self, q: u32, letter: Letter) -> Next;
+    /// Where state `q` may jump without reading a letter.
+    fn jumps(&mut self, q: u32) -> Result<Vec<Next>>;
+}
+
+impl Reader for Automaton {
+    fn first(&mut self, letter: Letter) -> Next {
+        Automaton::first(self, letter)
+    }
+    fn step(&mut self, q: u32, letter: Letter) -> Next {
+        Automaton::step(self, q, letter)
+    }
+    fn jumps(&mut self, q: u32) -> Result<Vec<Next>> {
+        Automaton::jumps(self, q)
+    }
+}
+
+/// The product of `m` with `a`, `letters` giving each model state's letter: from every
+/// model state (so that each has a value), or with `initial_only` from the initial
+/// states (then `start` holds a product state for those alone, [`NONE`] for the others).
+/// Stops past `max_states` product states.
 pub fn build(
     m: &Form,
     letters: &[Letter],
-    a: &mut Automaton,
+    a: &mut impl Reader,
+    initial_only: bool,
     max_states: usize,
 ) -> Result<Product> {
     let n = m.states();
@@ -96,10 +121,15 @@ pub fn build(
             },
         })
     };
-    for (s, &letter) in letters.iter().enumerate() {
-        let first = a.first(letter);
-        let i = intern(&mut p, s as u32, first)?;
-        p.start.push(i);
+    p.start = vec![NONE; n];
+    let starts: Vec<u32> = if initial_only {
+        m.initial.clone()
+    } else {
+        (0..n as u32).collect()
+    };
+    for s in starts {
+        let first = a.first(letters[s as usize]);
+        p.start[s as usize] = intern(&mut p, s, first)?;
     }
     let mut at = 0usize;
     // The transitions of the choice being built, merged by product state.

@@ -9,4 +9,5 @@ pub mod modular;
 pub mod rational;
 pub mod round;
 pub mod settle;
+pub mod simplex;
 pub mod value;

@@ -321,6 +321,12 @@ impl<'a> Evaluator<'a> {
                     holds
                 }))
             }
+            Operator::Multi { .. } => Err(Error::new(
+                span,
+                "multi(...) answers a whole property: it cannot stand inside another \
+                 operator or an expression",
+            )
+            .into()),
             Operator::Filter {
                 op,
                 property,

@@ -25,6 +25,10 @@ pub(super) struct Atoms {
 }
 
 impl Atoms {
+    pub fn new() -> Atoms {
+        Atoms { sets: Vec::new() }
+    }
+
     /// Each state's letter: the atoms that hold in it.
     pub fn letters(&self, n: usize) -> Vec<Letter> {
         (0..n)
@@ -57,17 +61,17 @@ impl Atoms {
     }
 }
 
-/// `f` in the engine's LTL, `sat` giving the states where a state formula holds.
+/// `f` in the engine's LTL, `sat` giving the states where a state formula holds, its
+/// state formulas added to `atoms`.
 pub(super) fn convert(
     f: &ast::Ltl,
     scope: &Scope,
     span: Span,
     sat: &mut dyn FnMut(&ast::Expr) -> Result<Vec<bool>>,
-) -> Result<(Ltl, Atoms)> {
-    let mut atoms = Atoms { sets: Vec::new() };
+    atoms: &mut Atoms,
+) -> Result<Ltl> {
     let mut budget = MAX_UNROLLED;
-    let l = lower(f, scope, span, sat, &mut atoms, &mut budget)?;
-    Ok((l, atoms))
+    lower(f, scope, span, sat, atoms, &mut budget)
 }
 
 fn lower(
@@ -207,7 +211,8 @@ impl Evaluator<'_> {
             .into());
         }
         let scope = self.scope;
-        let (f, atoms) = convert(f, scope, span, &mut |e| self.sat(e))?;
+        let mut atoms = Atoms::new();
+        let f = convert(f, scope, span, &mut |e| self.sat(e), &mut atoms)?;
         Ok((f, atoms.letters(m.states())))
     }
 
@@ -308,8 +313,19 @@ fn memoryful(m: &Form, values: StateValues, goal: Option<Goal>) -> Solved {
 
 /// A plain path that PRISM reads as LTL under `R` (`R=? [ a U b ]`, `R=? [ X a ]`).
 pub(super) fn as_ltl(path: &ast::Path) -> Option<ast::Ltl> {
+    match path {
+        ast::Path::Eventually { .. } => None,
+        _ => path_ltl(path),
+    }
+}
+
+/// Any path of `P` as LTL.
+pub(super) fn path_ltl(path: &ast::Path) -> Option<ast::Ltl> {
     let state = |e: &ast::Expr| Box::new(ast::Ltl::State(e.clone()));
     match path {
+        ast::Path::Eventually { bound, target } => {
+            Some(ast::Ltl::Eventually(bound.clone(), state(target)))
+        }
         ast::Path::Ltl { formula, .. } => Some((**formula).clone()),
         ast::Path::Until {
             op,

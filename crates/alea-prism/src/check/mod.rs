@@ -6,6 +6,7 @@
 
 mod formula;
 mod ltl;
+mod multi;
 mod paths;
 
 use alea_core::form::{ExactRewards, Form, Rewards};
@@ -177,6 +178,12 @@ pub struct Checked {
     pub listed: Vec<(u32, Item)>,
     /// The automaton of each LTL formula answered, with its product's size.
     pub automata: Vec<AutomatonSize>,
+    /// A multi-objective query with two `=?`: the corners of the Pareto curve of the two,
+    /// from the best first objective to the best second (the curve joins them by
+    /// segments).
+    pub pareto: Vec<(Number, Number)>,
+    /// A multi-objective query whose bounds no strategy meets: its `=?` has no value.
+    pub infeasible: bool,
 }
 
 /// An LTL formula's automaton: its states that the product met, the product's states,
@@ -195,6 +202,11 @@ impl Checked {
         Checked {
             value: self.value.map(Number::rounded),
             range: self.range.map(|(lo, hi)| (lo.rounded(), hi.rounded())),
+            pareto: self
+                .pareto
+                .into_iter()
+                .map(|(a, b)| (a.rounded(), b.rounded()))
+                .collect(),
             listed: self
                 .listed
                 .into_iter()
@@ -303,6 +315,7 @@ fn answer(
                     .sort_by_cached_key(|&(s, _)| explored.valuation(s));
                 return Ok(checked);
             }
+            Operator::Multi { objectives } => return ev.multi(objectives, span),
             Operator::Quantified { .. } => {}
         }
     }
@@ -405,7 +418,7 @@ pub fn plan(program: &Program, scope: &Scope, property: &Expr) -> Result<Plan> {
                 filter_span: states.as_ref().map_or(span, |e| e.span),
             })
         }
-        Operator::Quantified { .. } => Err(beyond_plans(span)),
+        Operator::Quantified { .. } | Operator::Multi { .. } => Err(beyond_plans(span)),
     }
 }
 
@@ -1542,7 +1555,7 @@ fn settled_on_arrival(scope: &Scope, property: &Expr) -> std::result::Result<Opt
             }
             _ => Ok(None),
         },
-        Operator::Quantified { .. } => Ok(None),
+        Operator::Quantified { .. } | Operator::Multi { .. } => Ok(None),
     }
 }
 

@@ -185,9 +185,47 @@ impl Parser<'_> {
                 })
             }
             "LRA" => not_supported("the long-run average `LRA`"),
-            "multi" => not_supported("multi-objective `multi(...)`"),
+            "multi" => self.multi(),
             _ => self.query(),
         }
+    }
+
+    /// `multi(objective, ...)`: each objective a `P` or `R` query.
+    fn multi(&mut self) -> Result<Expr> {
+        let start = self.bump().span;
+        let open = self.expect(Tok::LParen, "`(` after `multi`")?;
+        let mut objectives = Vec::new();
+        loop {
+            let t = self.token();
+            let word = self.slice(t.span);
+            let is_query = t.kind == Tok::Ident
+                && (word.starts_with('P') || word.starts_with('R'))
+                && self.at_operator();
+            if !is_query {
+                return Err(self.expected(
+                    "an objective of `multi`: a `P` or `R` query, such as `Pmax=? [F a]` or \
+                     `R{\"cost\"}<=10 [C]`",
+                ));
+            }
+            objectives.push(self.query()?);
+            match self.peek() {
+                Tok::Comma => {
+                    self.bump();
+                }
+                Tok::RParen => break,
+                _ => {
+                    let line = self.line(open.span.start);
+                    return Err(self.expected(format_args!(
+                        "`,` and another objective, or `)` to close the `(` at line {line}"
+                    )));
+                }
+            }
+        }
+        let close = self.bump().span;
+        Ok(Expr {
+            kind: ExprKind::Operator(Box::new(Operator::Multi { objectives })),
+            span: start.to(close),
+        })
     }
 
     /// `filter(op, property[, states])`
@@ -287,7 +325,7 @@ impl Parser<'_> {
                     break;
                 }
                 Operator::Filter { property, .. } => at = property,
-                Operator::Quantified { .. } => break,
+                Operator::Quantified { .. } | Operator::Multi { .. } => break,
             }
         }
         query.span = open.to(query.span);

@@ -1243,9 +1243,27 @@ fn property_errors_say_what_and_where() {
         )
     );
     assert_eq!(
-        err_at(p, "multi(Pmax=? [F a], P>=0.5 [F b])").2,
-        "multi-objective `multi(...)` is not supported yet"
+        err_at(p, "multi(Pmax=? [F a], x>1)"),
+        (
+            1,
+            21,
+            "expected an objective of `multi`: a `P` or `R` query, such as `Pmax=? [F a]` or \
+             `R{\"cost\"}<=10 [C]`, found `x`"
+                .into()
+        )
     );
+    assert_eq!(
+        err_at(p, "multi(Pmax=? [F a] P>=0.5 [F b])").2,
+        "expected `,` and another objective, or `)` to close the `(` at line 1, found `P`"
+    );
+    let f = props("multi(Pmax=? [F a], P>=0.5 [(F b) & (G c)], R{\"r\"}<=3 [C<=5])");
+    let ExprKind::Operator(op) = &f.properties[0].property.kind else {
+        panic!()
+    };
+    let Operator::Multi { objectives } = &**op else {
+        panic!()
+    };
+    assert_eq!(objectives.len(), 3);
     assert_eq!(
         err_at(p, "\"name\" P=? [F a]").2,
         "expected `;` or a line break after the property, found `P`"

@@ -26,7 +26,7 @@ use crate::form::{ExactRewards, Form};
 use crate::ltl::automaton::{Automaton, Next};
 use crate::ltl::product::{self, Product, Reader};
 use crate::ltl::{Letter, Ltl};
-use crate::numeric::simplex::{self, Constraint, Outcome, Relation};
+use crate::numeric::simplex::{Constraint, Outcome, Relation, Simplex};
 use crate::numeric::value::Exact;
 
 /// One objective, to be maximised or bounded.
@@ -408,7 +408,9 @@ pub enum Best {
 }
 
 impl Program {
-    fn constraints(&self, limits: &[Limit]) -> Vec<Constraint> {
+    /// A feasible basis of the program under `limits`: `None` where no strategy meets
+    /// them.
+    fn simplex(&self, limits: &[Limit]) -> Result<Option<Simplex>> {
         let mut all = self.flow.clone();
         for l in limits {
             all.push(Constraint {
@@ -417,64 +419,45 @@ impl Program {
                 bound: l.value.clone(),
             });
         }
-        all
-    }
-
-    fn solve(&self, limits: &[Limit], objective: &[(usize, Exact)]) -> Result<Outcome> {
-        let rows = self.flow.len() + limits.len();
-        simplex::maximise(
-            self.columns,
-            &self.constraints(limits),
-            objective,
-            MAX_CELLS,
-        )
-        .ok_or_else(|| {
+        Simplex::new(self.columns, &all, MAX_CELLS).ok_or_else(|| {
             Error::Unsupported(format!(
-                "the linear program of this multi-objective query has {rows} rows and {} \
-                     columns (its product has {} states), too large for the exact solver",
-                self.columns, self.product_states
+                "the linear program of this multi-objective query has {} rows and {} columns \
+                 (its product has {} states), too large for the exact solver",
+                all.len(),
+                self.columns,
+                self.product_states
             ))
         })
     }
 
+    /// Objective `i`'s value times `sign`, as a program's objective.
+    fn signed(&self, i: usize, sign: &Exact) -> Vec<(usize, Exact)> {
+        self.values[i].iter().map(|(j, v)| (*j, v * sign)).collect()
+    }
+
+    /// Every objective's value at a point of the program.
+    fn values_at(&self, point: &[Exact]) -> Vec<Exact> {
+        self.values
+            .iter()
+            .map(|form| form.iter().map(|(j, v)| v * &point[*j]).sum())
+            .collect()
+    }
+
     /// Whether some strategy meets every limit.
     pub fn achievable(&self, limits: &[Limit]) -> Result<bool> {
-        Ok(self.solve(limits, &[])? != Outcome::Infeasible)
+        Ok(self.simplex(limits)?.is_some())
     }
 
     /// The greatest (`maximise`) or least value of objective `i` under `limits`.
     pub fn best(&self, i: usize, maximise: bool, limits: &[Limit]) -> Result<Best> {
-        let sign = if maximise {
-            Exact::one()
-        } else {
-            -Exact::one()
+        let Some(mut s) = self.simplex(limits)? else {
+            return Ok(Best::Infeasible);
         };
-        let objective: Vec<(usize, Exact)> = self.values[i]
-            .iter()
-            .map(|(j, v)| (*j, v * &sign))
-            .collect();
-        Ok(match self.solve(limits, &objective)? {
-            Outcome::Infeasible => Best::Infeasible,
-            Outcome::Unbounded => Best::Unbounded,
+        let sign = if maximise { Exact::one() } else { -Exact::one() };
+        Ok(match s.maximise(&self.signed(i, &sign)) {
             Outcome::Optimal { value, .. } => Best::Value(value * sign),
-        })
-    }
-
-    /// The values of every objective at the point that maximises `Σ weight · value`
-    /// under `limits` (`None` when no strategy meets them or a sum is unbounded).
-    fn point(&self, weights: &[(usize, Exact)], limits: &[Limit]) -> Result<Option<Vec<Exact>>> {
-        let mut objective: Vec<(usize, Exact)> = Vec::new();
-        for (i, w) in weights {
-            objective.extend(self.values[*i].iter().map(|(j, v)| (*j, v * w)));
-        }
-        Ok(match self.solve(limits, &merge(objective))? {
-            Outcome::Optimal { point, .. } => Some(
-                self.values
-                    .iter()
-                    .map(|form| form.iter().map(|(j, v)| v * &point[*j]).sum())
-                    .collect(),
-            ),
-            _ => None,
+            Outcome::Unbounded => Best::Unbounded,
+            Outcome::Infeasible => Best::Infeasible,
         })
     }
 
@@ -482,7 +465,7 @@ impl Program {
     /// under `limits`: its corners from the best `a` to the best `b`, each `(value of
     /// a, value of b)`, exactly; between two corners the curve is the segment joining
     /// them. Empty where no strategy meets the limits; an error where an objective is
-    /// unbounded.
+    /// unbounded. One basis serves every solve, each starting where the last stopped.
     pub fn pareto(
         &self,
         (a, max_a): (usize, bool),
@@ -493,19 +476,25 @@ impl Program {
         let (sa, sb) = (sign(max_a), sign(max_b));
         let unbounded =
             || Error::Unsupported("an objective of the Pareto curve is unbounded".into());
-        if !self.achievable(limits)? {
+        let Some(mut s) = self.simplex(limits)? else {
             return Ok(Vec::new());
-        }
-        // In the space where both are maximised: the two ends, the best of one
-        // objective and among those the best of the other.
-        let first = self
-            .end(a, max_a, b, max_b, limits)?
-            .ok_or_else(unbounded)?;
-        let last = self
-            .end(b, max_b, a, max_a, limits)?
-            .ok_or_else(unbounded)?;
-        let first = (&first.0 * &sa, &first.1 * &sb);
-        let last = (&last.1 * &sa, &last.0 * &sb);
+        };
+        // In the space where both are maximised: the point of a solve.
+        let at = |v: Vec<Exact>| (&v[a] * &sa, &v[b] * &sb);
+        let solved = |o: Outcome| match o {
+            Outcome::Optimal { point, .. } => Ok(at(self.values_at(&point))),
+            _ => Err(unbounded()),
+        };
+        // The two ends: the best of one objective, and among those the best of the
+        // other.
+        let o = s.maximise(&self.signed(a, &sa));
+        solved(o)?;
+        let o = s.then_maximise(&self.signed(b, &sb));
+        let first = solved(o)?;
+        let o = s.maximise(&self.signed(b, &sb));
+        solved(o)?;
+        let o = s.then_maximise(&self.signed(a, &sa));
+        let last = solved(o)?;
         let mut corners = vec![first.clone(), last.clone()];
         // Between two corners, the weights normal to their segment find the corner
         // furthest beyond it, or show that the segment is on the curve.
@@ -516,9 +505,10 @@ impl Program {
             }
             let w_a = &q.1 - &p.1;
             let w_b = &p.0 - &q.0;
-            let weights = [(a, &w_a * &sa), (b, &w_b * &sb)];
-            let v = self.point(&weights, limits)?.ok_or_else(unbounded)?;
-            let r = (&v[a] * &sa, &v[b] * &sb);
+            let mut weights = self.signed(a, &(&w_a * &sa));
+            weights.extend(self.signed(b, &(&w_b * &sb)));
+            let o = s.maximise(&merge(weights));
+            let r = solved(o)?;
             let on = &w_a * &p.0 + &w_b * &p.1;
             let beyond = &w_a * &r.0 + &w_b * &r.1;
             if beyond > on {
@@ -534,31 +524,6 @@ impl Program {
             .into_iter()
             .map(|(x, y)| (x * &sa, y * &sb))
             .collect())
-    }
-
-    /// The point with the best value of `a`, and among those the best of `b`.
-    fn end(
-        &self,
-        a: usize,
-        max_a: bool,
-        b: usize,
-        max_b: bool,
-        limits: &[Limit],
-    ) -> Result<Option<(Exact, Exact)>> {
-        let best = match self.best(a, max_a, limits)? {
-            Best::Value(v) => v,
-            _ => return Ok(None),
-        };
-        let mut more = limits.to_vec();
-        more.push(Limit {
-            objective: a,
-            relation: if max_a { Relation::Ge } else { Relation::Le },
-            value: best.clone(),
-        });
-        Ok(match self.best(b, max_b, &more)? {
-            Best::Value(v) => Some((best, v)),
-            _ => None,
-        })
     }
 }
 

@@ -43,118 +43,169 @@ pub fn maximise(
     objective: &[(usize, Exact)],
     max_cells: usize,
 ) -> Option<Outcome> {
-    let rows = constraints.len();
-    let slacks = constraints
-        .iter()
-        .filter(|c| c.relation != Relation::Eq)
-        .count();
-    // Columns: the variables, a slack for each inequality, an artificial for each row,
-    // and the right-hand side last.
-    let width = columns + slacks + rows + 1;
-    if rows.saturating_mul(width) > max_cells {
-        return None;
-    }
-    let artificial = columns + slacks;
-    let rhs = width - 1;
-    let mut t = Tableau {
-        rows: Vec::with_capacity(rows),
-        basis: Vec::with_capacity(rows),
-        cost: vec![Exact::zero(); width],
-        blocked: vec![false; width],
-    };
-    let mut slack = columns;
-    for (i, c) in constraints.iter().enumerate() {
-        let mut row = vec![Exact::zero(); width];
-        for (j, a) in &c.terms {
-            row[*j] += a;
+    Some(match Simplex::new(columns, constraints, max_cells)? {
+        None => Outcome::Infeasible,
+        Some(mut s) => s.maximise(objective),
+    })
+}
+
+/// A feasible basis of a program's constraints, from which objective after objective is
+/// maximised, each starting where the last stopped.
+pub struct Simplex {
+    t: Tableau,
+    columns: usize,
+    /// The first artificial column, and the right side's.
+    artificial: usize,
+    rhs: usize,
+}
+
+impl Simplex {
+    /// A feasible basis of `constraints` over `columns` variables at least 0: `None`
+    /// past `max_cells` cells of tableau, `Some(None)` where no point meets them.
+    pub fn new(
+        columns: usize,
+        constraints: &[Constraint],
+        max_cells: usize,
+    ) -> Option<Option<Simplex>> {
+        let rows = constraints.len();
+        let slacks = constraints
+            .iter()
+            .filter(|c| c.relation != Relation::Eq)
+            .count();
+        // Columns: the variables, a slack for each inequality, an artificial for each
+        // row, and the right-hand side last.
+        let width = columns + slacks + rows + 1;
+        if rows.saturating_mul(width) > max_cells {
+            return None;
         }
-        match c.relation {
-            Relation::Eq => {}
-            Relation::Le => {
-                row[slack] = Exact::one();
-                slack += 1;
+        let artificial = columns + slacks;
+        let rhs = width - 1;
+        let mut t = Tableau {
+            rows: Vec::with_capacity(rows),
+            basis: Vec::with_capacity(rows),
+            cost: vec![Exact::zero(); width],
+            blocked: vec![false; width],
+        };
+        let mut slack = columns;
+        for (i, c) in constraints.iter().enumerate() {
+            let mut row = vec![Exact::zero(); width];
+            for (j, a) in &c.terms {
+                row[*j] += a;
             }
-            Relation::Ge => {
-                row[slack] = -Exact::one();
-                slack += 1;
+            match c.relation {
+                Relation::Eq => {}
+                Relation::Le => {
+                    row[slack] = Exact::one();
+                    slack += 1;
+                }
+                Relation::Ge => {
+                    row[slack] = -Exact::one();
+                    slack += 1;
+                }
+            }
+            row[rhs] = c.bound.clone();
+            // The right sides at least 0, so that the artificials start feasible.
+            if row[rhs].is_negative() {
+                row.iter_mut().for_each(|v| *v = -v.clone());
+            }
+            row[artificial + i] = Exact::one();
+            t.rows.push(row);
+            t.basis.push(artificial + i);
+        }
+        // Phase one: the least sum of the artificials (the greatest of its negation),
+        // whose reduced costs are the sums of the rows.
+        for row in &t.rows {
+            for (j, v) in row.iter().enumerate().take(artificial) {
+                if !v.is_zero() {
+                    t.cost[j] += v;
+                }
+            }
+            t.cost[rhs] += &row[rhs];
+        }
+        t.run(rhs);
+        if !t.cost[rhs].is_zero() {
+            return Some(None);
+        }
+        // Artificials still in the basis (at 0) leave it for any other column of their
+        // row; a row with none is redundant.
+        let mut i = 0;
+        while i < t.rows.len() {
+            if t.basis[i] >= artificial {
+                match (0..artificial).find(|&j| !t.rows[i][j].is_zero()) {
+                    Some(j) => t.pivot(i, j),
+                    None => {
+                        t.rows.swap_remove(i);
+                        t.basis.swap_remove(i);
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        Some(Some(Simplex {
+            t,
+            columns,
+            artificial,
+            rhs,
+        }))
+    }
+
+    /// The greatest value of `Σ objective`, from the current basis.
+    pub fn maximise(&mut self, objective: &[(usize, Exact)]) -> Outcome {
+        for j in 0..self.rhs {
+            self.t.blocked[j] = j >= self.artificial;
+        }
+        self.optimise(objective)
+    }
+
+    /// The greatest value of `Σ objective` among the points where the last objective
+    /// maximised is greatest (a column whose reduced cost is below 0 would lower it).
+    pub fn then_maximise(&mut self, objective: &[(usize, Exact)]) -> Outcome {
+        for j in 0..self.artificial {
+            if self.t.cost[j].is_negative() {
+                self.t.blocked[j] = true;
             }
         }
-        row[rhs] = c.bound.clone();
-        // The right sides at least 0, so that the artificials start feasible.
-        if row[rhs].is_negative() {
-            row.iter_mut().for_each(|v| *v = -v.clone());
-        }
-        row[artificial + i] = Exact::one();
-        t.rows.push(row);
-        t.basis.push(artificial + i);
+        self.optimise(objective)
     }
-    // Phase one: the least sum of the artificials (the greatest of its negation), whose
-    // reduced costs are the sums of the rows.
-    for row in &t.rows {
-        for (j, v) in row.iter().enumerate().take(artificial) {
-            if !v.is_zero() {
-                t.cost[j] += v;
+
+    fn optimise(&mut self, objective: &[(usize, Exact)]) -> Outcome {
+        let (t, rhs) = (&mut self.t, self.rhs);
+        // The objective's reduced costs in the current basis.
+        let mut cost = vec![Exact::zero(); rhs + 1];
+        for (j, c) in objective {
+            cost[*j] += c;
+        }
+        for (i, row) in t.rows.iter().enumerate() {
+            let cb = cost[t.basis[i]].clone();
+            if cb.is_zero() {
+                continue;
             }
-        }
-        t.cost[rhs] += &row[rhs];
-    }
-    t.run(rhs)?;
-    if !t.cost[rhs].is_zero() {
-        return Some(Outcome::Infeasible);
-    }
-    // Artificials still in the basis (at 0) leave it for any other column of their
-    // row; a row with none is redundant.
-    let mut i = 0;
-    while i < t.rows.len() {
-        if t.basis[i] >= artificial {
-            match (0..artificial).find(|&j| !t.rows[i][j].is_zero()) {
-                Some(j) => t.pivot(i, j),
-                None => {
-                    t.rows.swap_remove(i);
-                    t.basis.swap_remove(i);
-                    continue;
+            for (j, v) in row.iter().enumerate() {
+                if !v.is_zero() && j != t.basis[i] {
+                    cost[j] -= &cb * v;
                 }
             }
         }
-        i += 1;
-    }
-    for j in artificial..rhs {
-        t.blocked[j] = true;
-    }
-    // Phase two: the objective's reduced costs in the basis reached.
-    let mut cost = vec![Exact::zero(); width];
-    for (j, c) in objective {
-        cost[*j] += c;
-    }
-    for (i, row) in t.rows.iter().enumerate() {
-        let cb = cost[t.basis[i]].clone();
-        if cb.is_zero() {
-            continue;
+        for i in 0..t.rows.len() {
+            cost[t.basis[i]] = Exact::zero();
         }
-        for (j, v) in row.iter().enumerate() {
-            if !v.is_zero() && j != t.basis[i] {
-                cost[j] -= &cb * v;
+        t.cost = cost;
+        if !t.run(rhs) {
+            return Outcome::Unbounded;
+        }
+        let mut point = vec![Exact::zero(); self.columns];
+        for (i, &b) in t.basis.iter().enumerate() {
+            if b < self.columns {
+                point[b] = t.rows[i][rhs].clone();
             }
         }
+        let value = objective
+            .iter()
+            .map(|(j, c)| c * &point[*j])
+            .fold(Exact::zero(), |a, b| a + b);
+        Outcome::Optimal { value, point }
     }
-    for i in 0..t.rows.len() {
-        cost[t.basis[i]] = Exact::zero();
-    }
-    t.cost = cost;
-    if t.run(rhs)?.is_none() {
-        return Some(Outcome::Unbounded);
-    }
-    let mut point = vec![Exact::zero(); columns];
-    for (i, &b) in t.basis.iter().enumerate() {
-        if b < columns {
-            point[b] = t.rows[i][rhs].clone();
-        }
-    }
-    let value = objective
-        .iter()
-        .map(|(j, c)| c * &point[*j])
-        .fold(Exact::zero(), |a, b| a + b);
-    Some(Outcome::Optimal { value, point })
 }
 
 struct Tableau {
@@ -168,13 +219,13 @@ struct Tableau {
 }
 
 impl Tableau {
-    /// Pivots until no column improves the objective: `Some(Some(()))` at an optimum,
-    /// `Some(None)` where a column improves it without bound.
-    fn run(&mut self, rhs: usize) -> Option<Option<()>> {
+    /// Pivots until no column improves the objective: true at an optimum, false where a
+    /// column improves it without bound.
+    fn run(&mut self, rhs: usize) -> bool {
         loop {
             let Some(enter) = (0..rhs).find(|&j| !self.blocked[j] && self.cost[j].is_positive())
             else {
-                return Some(Some(()));
+                return true;
             };
             // The least ratio; among ties the row whose basic column is lowest.
             let mut best: Option<(usize, Exact)> = None;
@@ -193,7 +244,7 @@ impl Tableau {
                 }
             }
             let Some((leave, _)) = best else {
-                return Some(None);
+                return false;
             };
             self.pivot(leave, enter);
         }

@@ -277,6 +277,69 @@ def pig_value(goal, h, first, best):
     return policy_iteration(mdp, value_of, best)[start]
 
 
+def dice_two_big(n, faces, reset, big):
+    """Expected throws until the game ends or two throws in a row sum to at least `big`:
+    a chain over (counter, whether the last throw was big), solved exactly."""
+    total = 1
+    for k in faces:
+        total *= k
+    outcomes = {}
+    for throw in itertools.product(*[range(1, k + 1) for k in faces]):
+        key = (list(throw) == list(reset), sum(throw))
+        outcomes[key] = outcomes.get(key, 0) + 1
+    states = [(x, last) for x in range(n + 1) for last in (False, True)]
+    index = {st: i for i, st in enumerate(states)}
+    rows, rhs = [], []
+    for x, last in states:
+        row = {index[(x, last)]: Q(1)}
+        for (is_reset, s), count in outcomes.items():
+            p = Q(count, total)
+            now_big = s >= big
+            if last and now_big:
+                continue
+            nx = 0 if is_reset else x + s
+            if nx > n:
+                continue
+            j = index[(nx, now_big)]
+            row[j] = row.get(j, 0) - p
+        rows.append(row)
+        rhs.append(Q(1))
+    return solve_linear(rows, rhs)[index[(0, False)]]
+
+
+def pig_lead_then_win(goal, h, first, a, b):
+    """Pmax of (opp<a U me>=b) & (F won), on Pig against hold-at-h: the path carries a
+    flag written here by hand, not by an automaton: 0 pending, 1 led, 2 failed."""
+    mdp, start = pig_mdp(goal, h, first)
+
+    def flag_at(f, u):
+        if f != 0:
+            return f
+        if u == "W":
+            return 1
+        if u == "L":
+            return 2
+        me, opp = u[0], u[1]
+        return 1 if me >= b else (2 if opp >= a else 0)
+
+    prod = {}
+    first_state = (start, flag_at(0, start))
+    stack, seen = [first_state], {first_state}
+    while stack:
+        s, f = stack.pop()
+        prod[(s, f)] = [[(p, (u, flag_at(f, u))) for p, u in succ] for succ in mdp[s]]
+        for c in prod[(s, f)]:
+            for _, v in c:
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+
+    def value_of(chain):
+        return reach(chain, lambda x: x == ("W", 1)), lambda s, c: 0
+
+    return policy_iteration(prod, value_of, max)[first_state]
+
+
 def pig_throws(goal, h, first, best):
     """Expected throws to the end of the game (every scheduler ends it)."""
     mdp, start = pig_mdp(goal, h, first)
@@ -472,6 +535,7 @@ def cases():
     for name, (n, faces, reset) in dice.items():
         out[name] = dice_expected(n, faces, reset)
     out["dice-n10-666-123-within-2"] = dice_within(10, (6, 6, 6), (1, 2, 3), 2)
+    out["dice-n30-456-234-two-big"] = dice_two_big(30, (4, 5, 6), (2, 3, 4), 10)
     out["dice-n10-666-123-within-3"] = dice_within(10, (6, 6, 6), (1, 2, 3), 3)
     out["dice-n20-232-231-within-3"] = dice_within(20, (2, 3, 2), (2, 3, 1), 3)
     out["dice-n20-232-231-within-8"] = dice_within(20, (2, 3, 2), (2, 3, 1), 8)
@@ -496,6 +560,7 @@ def cases():
     out["pig-g8-h8-second"] = pig_value(8, 8, 1, max)
     out["pig-g8-h4-first"] = pig_value(8, 4, 0, max)
     out["pig-g8-h8-first-pmin"] = pig_value(8, 8, 0, min)
+    out["pig-g8-h4-lead-then-win"] = pig_lead_then_win(8, 4, 0, 2, 4)
     out["pig-g8-h8-first-throws-min"] = pig_throws(8, 8, 0, min)
     out["pig-g8-h8-first-throws-max"] = pig_throws(8, 8, 0, max)
 

@@ -36,7 +36,13 @@ with steps <=k, <k, >=k, >k, =k or [a,b]; R=?, R{\"name\"}=?, Rmin=?, Rmax=? of 
 [Fc phi] and [F0 phi] (a path that misses phi keeps its reward, or gets 0), [C<=k], \
 [I=k], [C] (the total reward) and [S] (the long-run average); S=?, Smin=?, \
 Smax=? [phi] (the long-run share of time in phi); T=?, Tmin=?, Tmax=? of [F phi] \
-(expected steps); E [path] and A [path]; P>=p [...] and the other bounds; \
+(expected steps); E [path] and A [path]; P>=p [...] and the other bounds. \
+Any path of LTL in dtmcs and mdps: nested (G F a), combined in parentheses ((F a) & \
+(G b)), by finite or limit-deterministic automata; R=? of a co-safe path (a U b, \
+(F a) | (F b)): the reward until it is satisfied; \
+multi(P... [path], R... [C], R... [C<=k], ...) with bounds and at most two =? (none: \
+whether the bounds can be met; one: its best value; two: the Pareto curve's corners), \
+exactly by a linear program; \
 filter(min|max|avg|sum|count|forall|exists|first|range|state|argmin|argmax|print|printall, \
 PROPERTY, STATES). Operators nest and combine with arithmetic: 1 - Pmax=? [F \"won\"]. \
 Labels in quotes, with \"init\" and \"deadlock\"; \"name\" also refers to a named \
@@ -48,7 +54,9 @@ Without any property, the model's size is printed.
   alea check examples/pig.prism --props examples/pig.props
   alea check model.prism --prop 'Pmax=? [F \"won\"]' --const N=3 --at 'x=2,y=0'
   alea check model.prism --prop 'R{\"steps\"}min=? [F done]' --exact --json
-  alea check examples/pig_game.prism --prop '<<we>> Pmax=? [F \"won\"]' --const goal=20,first=0",
+  alea check examples/pig_game.prism --prop '<<we>> Pmax=? [F \"won\"]' --const goal=20,first=0
+  alea check examples/pig.prism --prop 'Pmax=? [ (opp<25 U me>=50) & (F \"won\") ]' --const goal=100,h=20,first=0
+  alea check examples/pig.prism --props examples/pig_tradeoff.props --const goal=8,h=4,first=0",
         "\n\n",
         exit_codes!()
     ))]

@@ -453,7 +453,11 @@ impl Program {
         let Some(mut s) = self.simplex(limits)? else {
             return Ok(Best::Infeasible);
         };
-        let sign = if maximise { Exact::one() } else { -Exact::one() };
+        let sign = if maximise {
+            Exact::one()
+        } else {
+            -Exact::one()
+        };
         Ok(match s.maximise(&self.signed(i, &sign)) {
             Outcome::Optimal { value, .. } => Best::Value(value * sign),
             Outcome::Unbounded => Best::Unbounded,

@@ -278,6 +278,29 @@ impl PrismAnswer {
             }
         }
         d.set_item("listed", listed)?;
+        // A multi-objective query's Pareto corners, and whether its bounds can be met.
+        let pareto = PyList::empty(py);
+        for (a, b) in &self.answer.checked.pareto {
+            pareto.append((number(py, a, self.exact)?, number(py, b, self.exact)?))?;
+        }
+        d.set_item("pareto", pareto)?;
+        let feasible = if self.answer.checked.infeasible {
+            Some(false)
+        } else {
+            None
+        };
+        d.set_item("feasible", feasible)?;
+        // The automata of the paths of LTL: (kind, states, product states).
+        let automata = PyList::empty(py);
+        for a in &self.answer.checked.automata {
+            let kind = if a.finite {
+                "finite"
+            } else {
+                "limit-deterministic"
+            };
+            automata.append((kind, a.states, a.product_states))?;
+        }
+        d.set_item("automata", automata)?;
         fill(&Sizes::of(&self.answer.model), &d)?;
         d.set_item("pruned", pruned)?;
         let seconds = PyDict::new(py);

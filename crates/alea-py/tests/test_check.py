@@ -282,7 +282,9 @@ def test_properties_as_one_text_or_a_list(cli) -> None:
     from_text = alea.check(pig, text, constants)
     from_file = alea.check(pig, EXAMPLES / "pig.props", constants)
     assert [r.value for r in from_text] == [r.value for r in from_file]
-    assert [r.name for r in from_text] == ["win", "win_worst", "throws_min", "throws_max"]
+    assert [r.name for r in from_text] == [
+        "win", "win_worst", "throws_min", "throws_max", "lead_then_win"
+    ]
     # Several properties in one string, and a list.
     both = alea.check(pig, 'Pmax=? [F "won"]; Pmin=? [F "won"]', constants)
     listed = alea.check(pig, ['Pmax=? [F "won"]', 'Pmin=? [F "won"]'], constants)
@@ -662,3 +664,28 @@ def test_the_property_language_beyond_one_query() -> None:
     assert r[6].range == (0.0, 1.0) and r[6].value is None
     assert r[6].to_json()["range"][1]["exact"] == "1/1"
     assert r[7].exact == 1
+
+
+@pytest.mark.parametrize("exact", [False, True], ids=["float", "exact"])
+def test_multi_objective_and_ltl_as_the_command_line(cli, exact) -> None:
+    # Worked out in the header comments of multi_choice.prism and ltl_memory.prism.
+    path = MODELS / "multi_choice.prism"
+    props = [
+        'multi(Pmax=? [F "A"], R{"cost"}min=? [C])',
+        'multi(Pmax=? [F "A"], P>=0.8 [F "B"], P>=0.3 [F "loop"])',
+        'multi(P>=0.5 [F "A"], P>=0.5 [F "B"])',
+    ]
+    args = ["check", str(path), "--json", *[a for p in props for a in ("--prop", p)]]
+    lines = cli.json(*args, *(["--exact"] if exact else []))
+    pareto, infeasible, achievable = alea.check(path, props, exact=exact)
+    same_as_cli([pareto, infeasible, achievable], lines)
+    assert [(float(a), float(b)) for a, b in pareto.pareto] == [(1, 2), (0.5, 0.5), (0, 0)]
+    if exact:
+        assert pareto.pareto_exact == ((1, 2), (Fraction(1, 2), Fraction(1, 2)), (0, 0))
+    assert infeasible.feasible is False and infeasible.value is None
+    assert achievable.holds is True and achievable.feasible is None
+    memory = alea.check(MODELS / "ltl_memory.prism", 'Pmax=? [ (F "p") & (G !"lost") ]', exact=True)
+    (r,) = memory
+    assert r.exact == Fraction(1, 2)
+    assert [a.kind for a in r.automata] == ["limit-deterministic"]
+    assert r.automata[0].product_states > 4

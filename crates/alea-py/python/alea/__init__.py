@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ._alea import __version__
 from . import dice, jenga, mahjong, patience, pig, snakes, yahtzee
-from .check import ChoiceValue, ListedState, ModelSize, PropertyResult, StateValue, check
+from .check import Automaton, ChoiceValue, ListedState, ModelSize, PropertyResult, StateValue, check
 from .errors import AleaError, InputError, LimitError, ModelError
 from .game import Game, Option, Solution, solve
 
@@ -33,6 +33,7 @@ __all__ = [
     "ModelSize",
     "PropertyResult",
     "StateValue",
+    "Automaton",
     "ListedState",
     "AleaError",
     "InputError",

@@ -39,6 +39,7 @@ __all__ = [
     "ModelSize",
     "StateValue",
     "ChoiceValue",
+    "Automaton",
     "ListedState",
     "Seconds",
 ]
@@ -133,6 +134,16 @@ class ModelSize:
 
 
 @dataclasses.dataclass(frozen=True)
+class Automaton:
+    """The automaton of a path of LTL: ``"finite"`` (a co-safe formula) or
+    ``"limit-deterministic"``, its states met, and its product's states."""
+
+    kind: str
+    states: int
+    product_states: int
+
+
+@dataclasses.dataclass(frozen=True)
 class PropertyResult:
     """One property answered, with the fields of ``alea check --json``.
 
@@ -148,6 +159,15 @@ class PropertyResult:
     ``filter(range, ...)``, and is None otherwise; ``listed`` the states that
     ``filter(print, ...)``, ``printall``, ``argmin`` and ``argmax`` list, in the
     order of the states (empty for other properties).
+
+    A multi-objective query (``multi(...)``) with two ``=?`` has ``pareto``: the
+    corners of the Pareto curve of its two objectives, from the best first objective
+    to the best second, each a pair of floats (``pareto_exact`` as fractions with
+    ``exact=True``); ``feasible`` is False where no strategy meets its bounds (then
+    ``value`` is None), None otherwise. ``automata`` lists the automaton of each path of
+    LTL checked: its kind (``"finite"`` for a co-safe formula, else
+    ``"limit-deterministic"``), its states met, and the states of its product with the
+    model.
 
     The methods ask the model kept with the result: the value and choices of any
     state, the strategy, and the values as arrays.
@@ -170,6 +190,11 @@ class PropertyResult:
     at: StateValue | None = None
     range: tuple[float | None, float | None] | None = None
     listed: tuple[ListedState, ...] = ()
+    pareto: tuple[tuple[float, float], ...] = ()
+    pareto_exact: tuple[tuple[Fraction, Fraction], ...] | None = None
+    feasible: bool | None = None
+    automata: tuple[Automaton, ...] = ()
+    _pareto_numbers: Any = dataclasses.field(default=None, repr=False, compare=False)
     _answer: Any = dataclasses.field(default=None, repr=False, compare=False)
     _range_numbers: Any = dataclasses.field(default=None, repr=False, compare=False)
     _exact_mode: bool = dataclasses.field(default=False, repr=False, compare=False)
@@ -234,6 +259,18 @@ class PropertyResult:
         if self.name is not None:
             o["name"] = self.name
         _number_json(o, self.value, self.infinite, self.exact, self.error_bound, self._exact_mode)
+        if self.feasible is False:
+            o["feasible"] = False
+        if self._pareto_numbers:
+            corners = []
+            for pair in self._pareto_numbers:
+                corner = []
+                for value, infinite, exact_value, bound in pair:
+                    end: dict[str, Any] = {}
+                    _number_json(end, value, infinite, fraction(exact_value), bound, self._exact_mode)
+                    corner.append(end)
+                corners.append(corner)
+            o["pareto"] = corners
         if self._range_numbers is not None:
             ends = []
             for value, infinite, exact_value, bound in self._range_numbers:
@@ -261,6 +298,13 @@ class PropertyResult:
             choices=self.choices,
             initial_states=self.initial_states,
             deadlocks=self.deadlocks,
+        )
+        if self.automata:
+            o["automata"] = [
+                {"kind": a.kind, "states": a.states, "product_states": a.product_states}
+                for a in self.automata
+            ]
+        o.update(
             pruned=self.pruned,
             seconds={"build": self.seconds.build, "check": self.seconds.check},
         )
@@ -624,6 +668,15 @@ def check(
                 at=None if at_report is None else _state_value(at_report),
                 range=None if f["range"] is None else (f["range"][0][0], f["range"][1][0]),
                 listed=tuple(_listed_state(*item) for item in f["listed"]),
+                pareto=tuple((a[0], b[0]) for a, b in f["pareto"]),
+                pareto_exact=(
+                    tuple((fraction(a[2]), fraction(b[2])) for a, b in f["pareto"])
+                    if flag("exact", exact)
+                    else None
+                ),
+                feasible=f["feasible"],
+                automata=tuple(Automaton(*a) for a in f["automata"]),
+                _pareto_numbers=f["pareto"],
                 _answer=handle,
                 _range_numbers=f["range"],
                 _exact_mode=flag("exact", exact),

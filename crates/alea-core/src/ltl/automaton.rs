@@ -17,7 +17,8 @@
 //! monitor fires infinitely often. Once (1) holds it holds at every later step, so a
 //! jump late enough with the right guess accepts: the jumps can wait until the product
 //! with a decision process is in an end component, which makes the automaton good for
-//! those processes (the greatest probability in the product is the process's).
+//! those processes (the greatest probability in the product is the process's). So the
+//! product offers the jumps in the model's end components only.
 
 use rustc_hash::FxHashMap;
 

@@ -78,6 +78,7 @@ pub fn build(
 ) -> Result<Product> {
     let n = m.states();
     let exact = m.exact_probs().ok();
+    let staying = in_end_components(m);
     // The exact probabilities of the product: the model's, and 1 (a jump), and the
     // sums of transitions that the automaton decides alike.
     let mut values: Vec<Exact> = exact.map_or(Vec::new(), |e| e.values.clone());
@@ -170,9 +171,13 @@ pub fn build(
             });
             push_choice(&mut p, &trans, ids_here, c as u32);
         }
-        for next in a.jumps(q)? {
-            let j = intern(&mut p, s, next)?;
-            push_choice(&mut p, &[(j, 1.0)], one.map(|o| vec![o]), NONE);
+        // A jump is needed only where a path may stay for ever: a late enough jump
+        // does what an earlier one does, and every path ends in an end component.
+        if staying[s as usize] {
+            for next in a.jumps(q)? {
+                let j = intern(&mut p, s, next)?;
+                push_choice(&mut p, &[(j, 1.0)], one.map(|o| vec![o]), NONE);
+            }
         }
         p.form.choices.push(p.form.row.len() - 1);
         at += 1;
@@ -184,6 +189,21 @@ pub fn build(
     }
     p.form.initial = m.initial.iter().map(|&s| p.start[s as usize]).collect();
     Ok(p)
+}
+
+/// The states of `m` in its end components: where a path may stay for ever.
+pub fn in_end_components(m: &Form) -> Vec<bool> {
+    let n = m.states();
+    let mut out = vec![false; n];
+    let g = crate::analysis::graph::Graph::new(m);
+    if let Some(ecs) = g.end_components(&vec![true; n], |_| true) {
+        for k in 0..ecs.count() as u32 {
+            for &s in ecs.get(k) {
+                out[s as usize] = true;
+            }
+        }
+    }
+    out
 }
 
 /// Adds a choice with transitions `trans` (and their exact ids) to the state being

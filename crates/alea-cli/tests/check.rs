@@ -1027,8 +1027,15 @@ fn multi_objective_answers_whether_best_and_the_pareto_curve() {
             "--prop",
             r#"multi(Pmax=? [F "A"], P>=0.8 [F "B"], P>=0.3 [F "loop"])"#,
         ])
-        .args(["--prop", r#"multi(Pmax=? [F "A"], R{"cost"}min=? [C])"#]);
+        .args(["--prop", r#"multi(Pmax=? [F "A"], R{"cost"}min=? [C])"#])
+        // Strict bounds: met only with room to spare.
+        .args(["--prop", r#"multi(P>1 [F "A"])"#])
+        .args(["--prop", r#"multi(P>=1 [F "A"], P>0 [F "B"])"#])
+        .args(["--prop", r#"multi(P>0.5 [F "A"], P>0.4 [F "B"])"#]);
     let lines = json_lines(&run(&mut cmd));
+    assert_eq!(lines[4]["holds"], false);
+    assert_eq!(lines[5]["holds"], false);
+    assert_eq!(lines[6]["holds"], true);
     assert_eq!(lines[0]["holds"], true);
     assert_eq!(lines[1]["holds"], false);
     assert_eq!(lines[2]["feasible"], false, "{}", lines[2]);

@@ -15,9 +15,12 @@
 //!
 //! A formula's probability is the sum of the `x_(s,J)` with it in `J`, a reward's
 //! expectation `Σ_c r(c) y_c`. The points the program reaches are what strategies reach
-//! (which may need randomisation and memory); the answers are exact.
+//! (which may need randomisation and memory); the answers are exact. Every objective is
+//! a probability to maximise (the front end turns a least one into the greatest of the
+//! negation: a set `J` is "at least `J`"), or a total reward that no strategy gathers
+//! for ever (else the query is refused).
 
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 use rustc_hash::FxHashMap;
 
 use crate::analysis::graph::Graph;
@@ -172,6 +175,7 @@ pub fn program(
     letters: &[Letter],
     objectives: &[Objective],
     max_states: usize,
+    names: &(dyn Fn(usize) -> String + Sync),
 ) -> Result<Program> {
     m.exact_probs()?;
     if m.initial.len() != 1 {
@@ -179,6 +183,15 @@ pub fn program(
             "a multi-objective query needs one initial state; the model has {}",
             m.initial.len()
         )));
+    }
+    let probabilities = objectives
+        .iter()
+        .filter(|o| matches!(o, Objective::Probability(_)))
+        .count();
+    if probabilities > 12 {
+        return Err(Error::Unsupported(
+            "a multi-objective query takes at most 12 probabilities".into(),
+        ));
     }
     let mut parts = Vec::new();
     // Each objective's part of the tuple (a formula's automaton), and the reward
@@ -263,12 +276,35 @@ pub fn program(
     let formulas: Vec<usize> = (0..objectives.len())
         .filter(|&i| part_of[i] != usize::MAX)
         .collect();
-    if formulas.len() > 12 {
-        return Err(Error::Unsupported(
-            "a multi-objective query takes at most 12 probabilities".into(),
-        ));
-    }
     let g = Graph::new(&p.form);
+    // A total reward that a strategy could gather for ever is infinite there, which the
+    // program's expectations cannot say: such a query is refused.
+    if let Some(ecs) = g.end_components(&vec![true; n], |_| true) {
+        let mut of = vec![u32::MAX; n];
+        for k in 0..ecs.count() as u32 {
+            for &s in ecs.get(k) {
+                of[s as usize] = k;
+            }
+        }
+        for s in 0..n {
+            if of[s] == u32::MAX {
+                continue;
+            }
+            for c in p.form.choices_of(s) {
+                let stays_in = p.form.to[p.form.transitions_of(c)]
+                    .iter()
+                    .all(|&t| of[t as usize] == of[s]);
+                if stays_in && rewarded[c] {
+                    return Err(Error::Unsupported(format!(
+                        "a strategy can gather a total reward of this query for ever (in {}), \
+                         where it is infinite; multi(...) takes total rewards that stay \
+                         finite, or rewards within k steps (`[C<=k]`)",
+                        names(p.origin[s] as usize)
+                    )));
+                }
+            }
+        }
+    }
     let mut stays: Vec<Vec<u32>> = vec![Vec::new(); n];
     for set in 0u32..1 << formulas.len() {
         let members: Vec<usize> = (0..formulas.len()).filter(|b| set >> b & 1 == 1).collect();
@@ -395,6 +431,8 @@ pub struct Limit {
     pub objective: usize,
     pub relation: Relation,
     pub value: Exact,
+    /// The value itself does not meet it (`>`, `<`).
+    pub strict: bool,
 }
 
 /// The best value of one objective under limits on others.
@@ -410,16 +448,51 @@ pub enum Best {
 impl Program {
     /// A feasible basis of the program under `limits`: `None` where no strategy meets
     /// them.
+    /// With strict limits, none is met unless they all are with room to spare: then the
+    /// basis is of the limits' closure (the best values there are the least upper
+    /// bounds of those that strategies reach).
     fn simplex(&self, limits: &[Limit]) -> Result<Option<Simplex>> {
+        let Some(s) = self.solver(limits, false)? else {
+            return Ok(None);
+        };
+        if limits.iter().any(|l| l.strict) {
+            // The most room `t` (up to 1) by which every strict limit can be met.
+            let mut room = self.solver(limits, true)?.expect("feasible with no room");
+            let t = self.columns;
+            match room.maximise(&[(t, Exact::one())]) {
+                Outcome::Optimal { value, .. } if value.is_positive() => {}
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(s))
+    }
+
+    /// The program under `limits`, with `room`: each strict limit met by a margin of
+    /// one more column, at most 1.
+    fn solver(&self, limits: &[Limit], room: bool) -> Result<Option<Simplex>> {
         let mut all = self.flow.clone();
+        let t = self.columns;
         for l in limits {
+            let mut terms = self.values[l.objective].clone();
+            if room && l.strict {
+                let sign = if l.relation == Relation::Ge { -1 } else { 1 };
+                terms.push((t, Exact::from_integer(sign.into())));
+            }
             all.push(Constraint {
-                terms: self.values[l.objective].clone(),
+                terms,
                 relation: l.relation,
                 bound: l.value.clone(),
             });
         }
-        Simplex::new(self.columns, &all, MAX_CELLS).ok_or_else(|| {
+        if room {
+            all.push(Constraint {
+                terms: vec![(t, Exact::one())],
+                relation: Relation::Le,
+                bound: Exact::one(),
+            });
+        }
+        let columns = self.columns + usize::from(room);
+        Simplex::new(columns, &all, MAX_CELLS).ok_or_else(|| {
             Error::Unsupported(format!(
                 "the linear program of this multi-objective query has {} rows and {} columns \
                  (its product has {} states), too large for the exact solver",

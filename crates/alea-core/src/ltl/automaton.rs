@@ -55,6 +55,10 @@ struct Guess {
     targets: Vec<Form>,
 }
 
+/// The most atomic propositions over which a formula left is checked to hold on every
+/// path (the normal form sees `a | !a` as true, but not `X a | X !a`).
+const MAX_VALIDITY_ATOMS: usize = 8;
+
 /// The largest number of guesses tried from one state: the sets of least and of
 /// greatest fixed points of the formula left.
 const MAX_GUESS_BITS: usize = 16;
@@ -142,6 +146,7 @@ impl Automaton {
         match f {
             NO => Next::Rejected,
             YES => Next::Accepted,
+            f if self.p.valid(f, MAX_VALIDITY_ATOMS) => Next::Accepted,
             f => Next::State(self.intern(State::Initial(f))),
         }
     }

@@ -115,12 +115,8 @@ impl Store {
         flat.sort_unstable();
         flat.dedup();
         // `a & !a` is false and `a | !a` true.
-        for w in flat.windows(2) {
-            if let (Node::Lit(a, x), Node::Lit(b, y)) = (self.node(w[0]), self.node(w[1])) {
-                if a == b && x != y {
-                    return zero;
-                }
-            }
+        if self.clash(&flat) {
+            return zero;
         }
         match flat.len() {
             0 => unit,
@@ -128,6 +124,20 @@ impl Store {
             _ if and => self.intern(Node::And(flat)),
             _ => self.intern(Node::Or(flat)),
         }
+    }
+
+    /// Whether `parts` hold an atomic proposition and its negation.
+    pub fn clash(&self, parts: &[Id]) -> bool {
+        let mut lits: Vec<(u32, bool)> = parts
+            .iter()
+            .filter_map(|&p| match self.node(p) {
+                Node::Lit(a, x) => Some((*a, *x)),
+                _ => None,
+            })
+            .collect();
+        lits.sort_unstable();
+        lits.windows(2)
+            .any(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
     }
 
     /// A temporal node, simplified where a constant operand decides it.

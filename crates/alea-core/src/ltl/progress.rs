@@ -29,6 +29,7 @@ pub(crate) struct Progress {
     var_step: FxHashMap<(Id, Letter), Form>,
     form_step: FxHashMap<(Form, Letter), Form>,
     of_formula: FxHashMap<Id, Form>,
+    validity: FxHashMap<Form, bool>,
 }
 
 impl Progress {
@@ -40,6 +41,7 @@ impl Progress {
             var_step: FxHashMap::default(),
             form_step: FxHashMap::default(),
             of_formula: FxHashMap::default(),
+            validity: FxHashMap::default(),
         };
         p.intern(Vec::new());
         p.intern(vec![Vec::new()]);
@@ -71,13 +73,7 @@ impl Progress {
     /// The minimal form of a disjunction of `clauses` (each sorted, without repeats).
     fn normal(&mut self, mut clauses: Vec<Vec<Id>>) -> Form {
         // A clause with a proposition and its negation is false.
-        clauses.retain(|c| {
-            !c.windows(2)
-                .any(|w| match (self.store.node(w[0]), self.store.node(w[1])) {
-                    (Node::Lit(a, x), Node::Lit(b, y)) => a == b && x != y,
-                    _ => false,
-                })
-        });
+        clauses.retain(|c| !self.store.clash(c));
         clauses.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
         clauses.dedup();
         let mut kept: Vec<Vec<Id>> = Vec::with_capacity(clauses.len());
@@ -237,6 +233,71 @@ impl Progress {
         }
         self.form_step.insert((f, letter), out);
         out
+    }
+
+    /// Whether every path satisfies co-safe `f` (read as such: a path satisfies it when
+    /// some prefix leaves nothing to satisfy): no letters lead it to false, or round a
+    /// cycle that never leaves it satisfied. `false` too where `f` has more than
+    /// `max_atoms` atomic propositions (it is not worth the letters).
+    pub fn valid(&mut self, f: Form, max_atoms: usize) -> bool {
+        if let Some(&v) = self.validity.get(&f) {
+            return v;
+        }
+        let subs = self.store.subformulas(&self.variables(f));
+        let mut atoms: Vec<u32> = subs
+            .iter()
+            .filter_map(|&g| match self.store.node(g) {
+                Node::Lit(i, _) => Some(*i),
+                _ => None,
+            })
+            .collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        if atoms.len() > max_atoms {
+            return false;
+        }
+        let letters: Vec<Letter> = (0u64..1 << atoms.len())
+            .map(|bits| {
+                atoms
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| bits >> k & 1 == 1)
+                    .fold(0, |l, (_, &i)| l | 1 << i)
+            })
+            .collect();
+        // Depth-first over the forms met: 1 on the path, 2 done.
+        let mut mark: FxHashMap<Form, u8> = FxHashMap::default();
+        let mut stack: Vec<(Form, usize)> = vec![(f, 0)];
+        mark.insert(f, 1);
+        let mut valid = true;
+        'search: while let Some((g, k)) = stack.pop() {
+            if k == letters.len() {
+                mark.insert(g, 2);
+                continue;
+            }
+            stack.push((g, k + 1));
+            let h = self.step(g, letters[k]);
+            match h {
+                YES => {}
+                NO => {
+                    valid = false;
+                    break 'search;
+                }
+                h => match mark.get(&h) {
+                    Some(1) => {
+                        valid = false;
+                        break 'search;
+                    }
+                    Some(_) => {}
+                    None => {
+                        mark.insert(h, 1);
+                        stack.push((h, 0));
+                    }
+                },
+            }
+        }
+        self.validity.insert(f, valid);
+        valid
     }
 
     /// `f` with each of its variables `v` replaced by `map(v)`'s form.

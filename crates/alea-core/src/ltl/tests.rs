@@ -240,3 +240,45 @@ fn infinitely_often_in_a_chain_is_the_chance_of_its_bottom_components() {
     near(&fg, [0.5, 1.0, 0.0, 0.0]);
     near(&gf.clone().and(fg), [0.0; 4]);
 }
+
+#[test]
+fn a_formula_left_true_on_every_path_is_accepted_at_once() {
+    // A chain 0 -> 1 -> 2 -> 3 (which stays), a reward of 1 a step; "a" holds in 1,
+    // "b" in 2. `F (a & (X b | X !b))` is `F a`, and `(F<=2 b) | (G<=2 !b)` holds on
+    // every path: the rewards until they are satisfied are 1 and 0.
+    let m = Form {
+        choices: vec![0, 1, 2, 3, 4],
+        row: vec![0, 1, 2, 3, 4],
+        to: vec![1, 2, 3, 3],
+        prob: vec![1.0; 4],
+        initial: vec![0],
+        exact: Some(crate::form::ExactProbs {
+            values: vec![Exact::from_integer(1.into())],
+            id: vec![0; 4],
+        }),
+        ..Form::default()
+    };
+    let letters = [0, 1, 2, 0];
+    let (a, b) = (|| Ltl::Atom(0), || Ltl::Atom(1));
+    let either = b().next().or(b().negated().next());
+    let f = Ltl::Eventually(Box::new(a().and(either)));
+    let within2 = b().or(b().or(b().next()).next());
+    let never2 = b()
+        .negated()
+        .and(b().negated().and(b().negated().next()).next());
+    let g = within2.or(never2);
+    let r = ExactRewards {
+        state: vec![Exact::from_integer(1.into()); 4],
+        choice: Vec::new(),
+    };
+    let cx = Context::default();
+    let v = |f: &Ltl| {
+        reward_exact(&m, Goal::Min, f, &letters, &r, 1 << 20, &cx)
+            .unwrap()
+            .answer
+            .values[0]
+            .clone()
+    };
+    assert_eq!(v(&f), Some(Exact::from_integer(1.into())));
+    assert_eq!(v(&g), Some(Exact::from_integer(0.into())));
+}

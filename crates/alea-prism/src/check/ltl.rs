@@ -46,6 +46,11 @@ impl Atoms {
         if let Some(i) = self.sets.iter().position(|s| *s == set) {
             return Ok(Ltl::Atom(i as u32));
         }
+        // `!"b"` beside `"b"`: the automaton must see that one is the other's negation.
+        let complement = |s: &Vec<bool>| s.iter().zip(&set).all(|(a, b)| a != b);
+        if let Some(i) = self.sets.iter().position(complement) {
+            return Ok(Ltl::Atom(i as u32).negated());
+        }
         if self.sets.len() == ltl::MAX_ATOMS {
             return Err(Error::new(
                 span,

@@ -25,7 +25,8 @@ struct Asked {
     complement: bool,
     /// `=?`: maximised or not.
     wanted: Option<bool>,
-    limit: Option<(Relation, Exact)>,
+    /// The bound: its relation, value, and whether it is strict.
+    limit: Option<(Relation, Exact, bool)>,
     span: Span,
 }
 
@@ -37,6 +38,13 @@ impl Evaluator<'_> {
             return Err(Error::new(
                 span,
                 "multi-objective queries are for mdps and dtmcs, not games",
+            )
+            .into());
+        }
+        if self.settings.fair {
+            return Err(Error::new(
+                span,
+                "multi(...) counts every strategy: it does not take --fair",
             )
             .into());
         }
@@ -61,7 +69,9 @@ impl Evaluator<'_> {
                 e => e.into(),
             }
         };
-        let lp = multi::program(m, &letters, &goals, MAX_PRODUCT).map_err(refused)?;
+        let explored = self.explored;
+        let names = |s: usize| explored.name(s);
+        let lp = multi::program(m, &letters, &goals, MAX_PRODUCT, &names).map_err(refused)?;
         self.automata.push(AutomatonSize {
             states: lp.automaton_states,
             product_states: lp.product_states,
@@ -71,10 +81,11 @@ impl Evaluator<'_> {
             .iter()
             .enumerate()
             .filter_map(|(i, a)| {
-                a.limit.clone().map(|(relation, value)| Limit {
+                a.limit.clone().map(|(relation, value, strict)| Limit {
                     objective: i,
                     relation,
                     value,
+                    strict,
                 })
             })
             .collect();
@@ -161,11 +172,10 @@ impl Evaluator<'_> {
             None => None,
         };
         let relation = |rel: Rel| match rel {
-            // The program's points form a closed set: a strict bound is met where the
-            // bound itself is, as PRISM reads it.
             Rel::Ge | Rel::Gt => Relation::Ge,
             Rel::Le | Rel::Lt => Relation::Le,
         };
+        let strict = |rel: Rel| matches!(rel, Rel::Gt | Rel::Lt);
         match op {
             Query::Probability(opt) => {
                 let Some(f) = path_ltl(path) else {
@@ -177,7 +187,7 @@ impl Evaluator<'_> {
                     (Some((rel, p)), _) => {
                         let lower = rel.is_lower();
                         let p = if lower { p } else { Exact::one() - p };
-                        (!lower, None, Some((Relation::Ge, p)))
+                        (!lower, None, Some((Relation::Ge, p, strict(rel))))
                     }
                     (None, _) => {
                         let goal = goal_of(program, *opt, span, "P")?.unwrap_or(Goal::Max);
@@ -215,7 +225,7 @@ impl Evaluator<'_> {
                     unreachable!("asked for exact rewards")
                 };
                 let (wanted, limit) = match limit {
-                    Some((rel, r)) => (None, Some((relation(rel), r))),
+                    Some((rel, r)) => (None, Some((relation(rel), r, strict(rel)))),
                     None => {
                         let goal = goal_of(program, *opt, span, "R")?.unwrap_or(Goal::Max);
                         (Some(goal == Goal::Max), None)

@@ -159,6 +159,26 @@ fn every_endpoint_answers_as_the_command_line() {
             ],
             example("pig_game.prism"),
         ),
+        // The Model tab's paths of LTL and multi-objective queries.
+        (
+            "/api/check",
+            json_input(
+                &example("pig.prism"),
+                r#""prop": ["Pmax=? [ (opp<2 U me>=4) & (F \"won\") ]", "multi(Pmax=? [F \"won\"], R{\"throws\"}min=? [C])"], "const": "goal=8,h=4,first=0", "exact": true"#,
+            ),
+            vec![
+                "check",
+                "-",
+                "--prop",
+                "Pmax=? [ (opp<2 U me>=4) & (F \"won\") ]",
+                "--prop",
+                "multi(Pmax=? [F \"won\"], R{\"throws\"}min=? [C])",
+                "--const",
+                "goal=8,h=4,first=0",
+                "--exact",
+            ],
+            example("pig.prism"),
+        ),
     ];
     for (path, body, args, stdin) in cases {
         let (status, answer) = server.post(path, &body);

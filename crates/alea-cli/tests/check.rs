@@ -1064,3 +1064,43 @@ fn multi_objective_answers_whether_best_and_the_pareto_curve() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("= Pareto curve through (1"), "{text}");
 }
+
+#[test]
+fn a_co_safe_path_in_a_game_is_the_game_on_the_finite_automatons_product() {
+    // `F won` and `(F won) & (!lost U won)` are the same paths in Pig (a game ends with
+    // one winner); `X X (F won)` too (the game lasts more than two steps).
+    let run_props = |props: &[&str]| {
+        let mut cmd = alea();
+        cmd.arg("check")
+            .arg(workspace().join("examples/pig_game.prism"))
+            .args(["--const", "goal=8,first=0", "--exact", "--json"]);
+        for p in props {
+            cmd.args(["--prop", p]);
+        }
+        json_lines(&run(&mut cmd))
+    };
+    let lines = run_props(&[
+        r#"<<we>> Pmax=? [F "won"]"#,
+        r#"<<we>> Pmax=? [ (F "won") & (!"lost" U "won") ]"#,
+        r#"<<we>> Pmin=? [F "won"]"#,
+        r#"<<we>> Pmin=? [ X X (F "won") ]"#,
+    ]);
+    assert_eq!(lines[0]["exact"], lines[1]["exact"]);
+    assert_eq!(lines[2]["exact"], lines[3]["exact"]);
+    assert_ne!(lines[0]["exact"], lines[2]["exact"]);
+    assert_eq!(lines[1]["automata"][0]["kind"], "finite");
+    // A path that is not co-safe is refused in a game, at the path.
+    let out = alea()
+        .arg("check")
+        .arg(workspace().join("examples/pig_game.prism"))
+        .args([
+            "--const",
+            "goal=8,first=0",
+            "--prop",
+            r#"<<we>> Pmax=? [ G F "won" ]"#,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("co-safe"));
+}

@@ -225,6 +225,64 @@ pub fn probability(
     Ok(checked_float(m, &p, &a, ans))
 }
 
+/// In a turn-based game `m` (its `opponent` states choosing against `goal`), the
+/// probability of co-safe `f` that the first player can secure, certified in `f64`
+/// (exactly with `exact`): the game of reaching acceptance on the product with the
+/// finite automaton, whose states keep their model state's player. `None` where `f` is
+/// not co-safe (a limit-deterministic automaton's guesses are not a game's).
+pub fn game_probability(
+    m: &Form,
+    goal: Goal,
+    f: &Ltl,
+    letters: &[Letter],
+    exact: bool,
+    max_states: usize,
+    cx: &Context,
+) -> Result<Option<Checked<std::result::Result<Answer, ExactAnswer>>>> {
+    check_letters(m, letters);
+    let Some(mut a) = Automaton::finite(f) else {
+        return Ok(None);
+    };
+    let mut p = product::build(m, letters, &mut a, false, max_states)?;
+    lift_players(m, &mut p);
+    let names = product_names(&p, cx);
+    let pcx = cx.naming(&names);
+    let all = vec![true; p.states()];
+    let mut target = vec![false; p.states()];
+    target[product::ACCEPTED as usize] = true;
+    Ok(Some(if exact {
+        let ans = solve::until_exact(&p.form, goal, &all, &target, &pcx)?;
+        let c = checked_exact(m, &p, &a, ans);
+        Checked {
+            answer: Err(c.answer),
+            automaton_states: c.automaton_states,
+            product_states: c.product_states,
+            finite: true,
+        }
+    } else {
+        let ans = solve::until(&p.form, goal, &all, &target, &pcx)?;
+        let c = checked_float(m, &p, &a, ans);
+        Checked {
+            answer: Ok(c.answer),
+            automaton_states: c.automaton_states,
+            product_states: c.product_states,
+            finite: true,
+        }
+    }))
+}
+
+/// In a game, each product state is its model state's player's (a finite automaton
+/// has no choices of its own).
+fn lift_players(m: &Form, p: &mut Product) {
+    if !m.opponent.is_empty() {
+        p.form.opponent = p
+            .origin
+            .iter()
+            .map(|&o| o != product::NONE && m.opponent[o as usize])
+            .collect();
+    }
+}
+
 /// [`probability`] in exact rationals; the model needs its exact probabilities.
 pub fn probability_exact(
     m: &Form,
@@ -267,7 +325,8 @@ fn reward_product<T: Clone + Default>(
 ) -> Result<(Product, Automaton, Rewards<T>)> {
     check_letters(m, letters);
     let mut a = finite(f)?;
-    let p = product::build(m, letters, &mut a, false, max_states)?;
+    let mut p = product::build(m, letters, &mut a, false, max_states)?;
+    lift_players(m, &mut p);
     let lift = |v: &[T], origin: &[u32]| -> Vec<T> {
         if v.is_empty() {
             return Vec::new();

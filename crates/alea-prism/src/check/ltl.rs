@@ -205,16 +205,8 @@ impl Evaluator<'_> {
         });
     }
 
-    /// The formula in the engine's LTL and each state's letter; refused in a game.
+    /// The formula in the engine's LTL and each state's letter.
     fn formula(&mut self, m: &Form, f: &ast::Ltl, span: Span) -> Result<(Ltl, Vec<Letter>)> {
-        if !m.opponent.is_empty() {
-            return Err(Error::new(
-                span,
-                "LTL in a game (smg) is not supported: a path of a game's `P` or `R` takes F, \
-                 G, X, U, W or R over state formulas",
-            )
-            .into());
-        }
         let scope = self.scope;
         let mut atoms = Atoms::new();
         let f = convert(f, scope, span, &mut |e| self.sat(e), &mut atoms)?;
@@ -232,6 +224,9 @@ impl Evaluator<'_> {
         cx: &Context,
     ) -> Result<Solved> {
         let (f, letters) = self.formula(m, f, span)?;
+        if !m.opponent.is_empty() {
+            return self.game_probability(m, &f, &letters, span, goal, cx);
+        }
         let min = goal == Some(Goal::Min);
         // Over the fair strategies, the paths end where no choice leaves.
         let fair = self.settings.fair;
@@ -249,6 +244,34 @@ impl Evaluator<'_> {
             paths::complement(values)
         } else {
             values
+        };
+        Ok(memoryful(m, values, goal))
+    }
+
+    /// In a game: the probability of a co-safe path that the coalition can secure.
+    fn game_probability(
+        &mut self,
+        m: &Form,
+        f: &Ltl,
+        letters: &[Letter],
+        span: Span,
+        goal: Option<Goal>,
+        cx: &Context,
+    ) -> Result<Solved> {
+        let g = goal.unwrap_or(Goal::Max);
+        let exact = self.settings.exact;
+        let Some(c) = ltl::game_probability(m, g, f, letters, exact, MAX_PRODUCT, cx)? else {
+            return Err(Error::new(
+                span,
+                "in a game (smg) a path of LTL must be co-safe (in negation normal form only \
+                 `X`, `F`, `U` and boolean operators): it is read by a finite automaton",
+            )
+            .into());
+        };
+        self.note((c.automaton_states, c.product_states, c.finite));
+        let values = match c.answer {
+            Ok(a) => StateValues::Float(a),
+            Err(a) => StateValues::Exact(a),
         };
         Ok(memoryful(m, values, goal))
     }

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::ast::{Expr, ExprKind, ModelType, Operator, Path, Query, Rel};
 use crate::error::{Error, Span};
+use crate::session::EXACT_FALLBACK_STATES;
 
 /// One objective as asked: which of the program's objectives, whether its value is
 /// one minus the program's (a least probability), and its goal or its bound.
@@ -49,7 +50,17 @@ impl Evaluator<'_> {
             .into());
         }
         // The linear program is solved in rationals; in `f64` the run checks the model
-        // again exactly and rounds.
+        // again exactly and rounds, on a model small enough.
+        if !self.settings.exact && self.explored.form.states() > EXACT_FALLBACK_STATES {
+            return Err(Error::new(
+                span,
+                format!(
+                    "multi(...) is solved exactly: on a model of more than \
+                     {EXACT_FALLBACK_STATES} states, ask with --exact"
+                ),
+            )
+            .into());
+        }
         if !self.settings.exact {
             return Err(CheckError::Engine(alea_core::Error::NotExact));
         }

@@ -27,7 +27,7 @@ use crate::analysis::graph::Graph;
 use crate::error::{Error, Result};
 use crate::form::{ExactRewards, Form};
 use crate::ltl::automaton::{Automaton, Next};
-use crate::ltl::product::{self, Product, Reader};
+use crate::ltl::product::{self, Reader};
 use crate::ltl::{Letter, Ltl};
 use crate::numeric::simplex::{Constraint, Outcome, Relation, Simplex};
 use crate::numeric::value::Exact;
@@ -236,6 +236,7 @@ pub fn program(
         .sum();
     let n = p.states();
     let choices = p.form.choice_count();
+    let g = Graph::new(&p.form);
 
     // Each reward objective's reward of each product choice.
     let reward_of = |rewards: &ExactRewards, steps: Option<u64>, c: usize| -> Exact {
@@ -243,7 +244,7 @@ pub fn program(
         if origin == product::NONE {
             return Exact::zero();
         }
-        let s = p.form_state_of(c);
+        let s = g.owner[c] as usize;
         if steps.is_some_and(|k| tuple.steps(p.automaton_state[s]) >= k) {
             return Exact::zero();
         }
@@ -276,7 +277,6 @@ pub fn program(
     let formulas: Vec<usize> = (0..objectives.len())
         .filter(|&i| part_of[i] != usize::MAX)
         .collect();
-    let g = Graph::new(&p.form);
     // A total reward that a strategy could gather for ever is infinite there, which the
     // program's expectations cannot say: such a query is refused.
     if let Some(ecs) = g.end_components(&vec![true; n], |_| true) {
@@ -601,12 +601,5 @@ impl Program {
             .into_iter()
             .map(|(x, y)| (x * &sa, y * &sb))
             .collect())
-    }
-}
-
-impl Product {
-    /// The state whose choice `c` is.
-    fn form_state_of(&self, c: usize) -> usize {
-        self.form.choices.partition_point(|&first| first <= c) - 1
     }
 }

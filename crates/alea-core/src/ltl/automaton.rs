@@ -91,14 +91,6 @@ impl Automaton {
         a.p.store.is_cosafe(root).then_some(a)
     }
 
-    /// Whether `f` is co-safe, syntactically (every path that satisfies it does so by
-    /// a finite prefix).
-    pub fn is_cosafe(f: &super::Ltl) -> bool {
-        let mut store = Store::new();
-        let root = store.add(f, false);
-        store.is_cosafe(root)
-    }
-
     fn new(f: &super::Ltl, finite: bool) -> Automaton {
         let mut store = Store::new();
         let root = store.add(f, false);

@@ -54,8 +54,7 @@ fn automaton_for(f: &Ltl) -> Automaton {
 /// the jump (the states there have the model's choices only).
 fn accepting(p: &Product, a: &Automaton, fair: bool) -> Vec<bool> {
     let n = p.states();
-    let mut target = vec![false; n];
-    target[product::ACCEPTED as usize] = true;
+    let mut target = accepted_only(p);
     let region: Vec<bool> = (0..n)
         .map(|i| p.origin[i] != product::NONE && a.acceptance(p.automaton_state[i]).is_some())
         .collect();
@@ -122,6 +121,13 @@ fn product_of(
     let p = product::build(m, letters, &mut a, false, max_states)?;
     let target = accepting(&p, &a, fair);
     Ok((p, a, target))
+}
+
+/// The product's accepting state alone: where a finite automaton has accepted.
+fn accepted_only(p: &Product) -> Vec<bool> {
+    let mut target = vec![false; p.states()];
+    target[product::ACCEPTED as usize] = true;
+    target
 }
 
 /// How an error on the product names a state: by its model state's name.
@@ -248,8 +254,7 @@ pub fn game_probability(
     let names = product_names(&p, cx);
     let pcx = cx.naming(&names);
     let all = vec![true; p.states()];
-    let mut target = vec![false; p.states()];
-    target[product::ACCEPTED as usize] = true;
+    let target = accepted_only(&p);
     Ok(Some(if exact {
         let ans = solve::until_exact(&p.form, goal, &all, &target, &pcx)?;
         let c = checked_exact(m, &p, &a, ans);
@@ -360,8 +365,7 @@ pub fn reward(
     let (p, a, r) = reward_product(m, f, letters, rewards, max_states)?;
     let names = product_names(&p, cx);
     let pcx = cx.naming(&names);
-    let mut target = vec![false; p.states()];
-    target[product::ACCEPTED as usize] = true;
+    let target = accepted_only(&p);
     let ans = solve::reach_reward(&p.form, goal, &target, &r, &pcx)?;
     Ok(checked_float(m, &p, &a, ans))
 }
@@ -380,8 +384,7 @@ pub fn reward_exact(
     let (p, a, r) = reward_product(m, f, letters, rewards, max_states)?;
     let names = product_names(&p, cx);
     let pcx = cx.naming(&names);
-    let mut target = vec![false; p.states()];
-    target[product::ACCEPTED as usize] = true;
+    let target = accepted_only(&p);
     let ans = solve::reach_reward_exact(&p.form, goal, &target, &r, &pcx)?;
     Ok(checked_exact(m, &p, &a, ans))
 }

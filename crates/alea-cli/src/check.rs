@@ -42,7 +42,7 @@ Any path of LTL in dtmcs and mdps: nested (G F a), combined in parentheses ((F a
 (F a) | (F b)): the reward until it is satisfied; \
 multi(P... [path], R... [C], R... [C<=k], ...) with bounds and at most two =? (none: \
 whether the bounds can be met; one: its best value; two: the Pareto curve's corners), \
-exactly by a linear program; \
+by weighted sums with certified bounds, or with --exact by a linear program; \
 filter(min|max|avg|sum|count|forall|exists|first|range|state|argmin|argmax|print|printall, \
 PROPERTY, STATES). Operators nest and combine with arithmetic: 1 - Pmax=? [F \"won\"]. \
 Labels in quotes, with \"init\" and \"deadlock\"; \"name\" also refers to a named \

@@ -1056,13 +1056,53 @@ fn multi_objective_answers_whether_best_and_the_pareto_curve() {
         "{}",
         lines[3]
     );
-    // The same in floating point, rounded from the exact answer; and as text.
+    // The same in floating point, by weighted sums; and as text.
     let out = run(alea()
         .arg("check")
         .arg(models_dir().join("multi_choice.prism"))
         .args(["--prop", r#"multi(Pmax=? [F "A"], R{"cost"}min=? [C])"#]));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("= Pareto curve through (1"), "{text}");
+}
+
+#[test]
+fn multi_objective_in_floating_point_agrees_with_the_single_objectives() {
+    // Pig to 50 has 131,457 states, past the size that is checked again exactly: the
+    // weighted sums alone answer. A bound on the throws that the best strategy for
+    // winning keeps gives the greatest chance of winning; one below the fewest throws
+    // cannot be met; one between gives a value between.
+    let mut cmd = alea();
+    cmd.arg("check")
+        .arg(workspace().join("examples/pig.prism"))
+        .args(["--const", "goal=50,h=4,first=0", "--json"])
+        .args(["--prop", r#"Pmax=? [F "won"]"#])
+        .args(["--prop", r#"R{"throws"}min=? [C]"#])
+        .args(["--prop", r#"multi(Pmax=? [F "won"], R{"throws"}<=100 [C])"#])
+        .args([
+            "--prop",
+            r#"multi(Pmax=? [F "won"], R{"throws"}<=25.9 [C])"#,
+        ])
+        .args(["--prop", r#"multi(Pmax=? [F "won"], R{"throws"}<=27 [C])"#])
+        .args(["--prop", r#"multi(P>=0.96 [F "won"], R{"throws"}<=27 [C])"#])
+        .args([
+            "--prop",
+            r#"multi(P>=0.962 [F "won"], R{"throws"}<=27 [C])"#,
+        ]);
+    let lines = json_lines(&run(&mut cmd));
+    let bounds = |l: &serde_json::Value| {
+        let v = l["value"].as_f64().unwrap();
+        let e = l["error_bound"].as_f64().unwrap() * v.abs().max(1.0);
+        (v - e, v + e)
+    };
+    let (win, most) = (bounds(&lines[0]), bounds(&lines[2]));
+    assert!(win.0 <= most.1 && most.0 <= win.1, "{win:?} {most:?}");
+    assert!(lines[1]["value"].as_f64().unwrap() > 25.9);
+    assert_eq!(lines[3]["feasible"], false, "{}", lines[3]);
+    let between = bounds(&lines[4]);
+    assert!(between.1 < most.0 && between.0 > 0.9, "{between:?}");
+    assert!(between.1 - between.0 < 2e-9);
+    assert_eq!(lines[5]["holds"], true);
+    assert_eq!(lines[6]["holds"], false);
 }
 
 #[test]

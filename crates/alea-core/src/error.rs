@@ -46,6 +46,10 @@ pub enum Error {
     /// which, and why); the front end says where it was asked.
     #[error("{0}")]
     Unsupported(String),
+    /// Bounds in floating point that cannot settle a question (a limit on the boundary of
+    /// what strategies reach, say): exact arithmetic can.
+    #[error("{0}")]
+    Undecided(String),
     /// The iteration of a component did not meet the precision in time.
     #[error("the bounds on the value of state {0} did not come within the precision asked for after {1} sweeps ({2}); ask for less precision")]
     NotConverged(String, u64, String),

@@ -49,6 +49,7 @@ use crate::form::{ExactProbs, ExactRewards, Form, Rewards};
 use crate::numeric::round::{clamp_precision, margin, midpoint, UNIT};
 use crate::numeric::value::{Exact, Value};
 use num_traits::Zero as _;
+use rustc_hash::FxHashMap;
 
 /// The most rounds of strategy iteration for one component's exact gain.
 const MAX_ROUNDS: usize = 1000;
@@ -813,22 +814,59 @@ impl<T: Value> Collapsed<T> {
 
     /// The strategy of an answer on the collapsed form, read back on `m`: a state whose
     /// collapsed state takes one of its choices takes it; the other states of a
-    /// component take a choice that stays in it (none of them matters, as long as the
-    /// component is left by the state whose choice was taken or not at all).
+    /// component take choices that stay in it and lead, with probability 1, to the state
+    /// that leaves (any that stay in it, where the component is not left): a strategy
+    /// without memory, whose chain is worth the answer's values.
     fn strategy(&self, m: &Form, ends: &Ends, collapsed: &[u32]) -> Vec<u32> {
-        (0..m.states())
+        const UNSET: u32 = u32::MAX;
+        let index = |s: usize, o: usize| -> u32 {
+            (o - m.choices[s]).try_into().expect("a choice index fits")
+        };
+        let mut out: Vec<u32> = (0..m.states())
             .map(|s| {
                 let q = self.into[s] as usize;
-                let chosen = self.origin[self.form.choices[q] + collapsed[q] as usize];
-                let own = m.choices_of(s);
-                match chosen {
-                    Some(o) if own.contains(&o) => o - own.start,
-                    _ => own.clone().position(|o| ends.inside[o]).unwrap_or(0),
+                match self.origin[self.form.choices[q] + collapsed[q] as usize] {
+                    Some(o) if m.choices_of(s).contains(&o) => index(s, o),
+                    _ if ends.of(s) == NONE => 0,
+                    _ => UNSET,
                 }
-                .try_into()
-                .expect("a choice index fits")
             })
-            .collect()
+            .collect();
+        for members in ends.each() {
+            // Backwards from the leaving state over the choices inside: each state
+            // found takes a choice with a move to one found before it.
+            let local: FxHashMap<u32, usize> =
+                members.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+            let mut preds: Vec<Vec<(u32, u32)>> = vec![Vec::new(); members.len()];
+            for &s in members {
+                for o in m.choices_of(s as usize).filter(|&o| ends.inside[o]) {
+                    for &t in &m.to[m.transitions_of(o)] {
+                        preds[local[&t]].push((s, index(s as usize, o)));
+                    }
+                }
+            }
+            let mut queue: Vec<u32> = members
+                .iter()
+                .copied()
+                .filter(|&s| out[s as usize] != UNSET)
+                .collect();
+            while let Some(u) = queue.pop() {
+                for &(s, i) in &preds[local[&u]] {
+                    if out[s as usize] == UNSET {
+                        out[s as usize] = i;
+                        queue.push(s);
+                    }
+                }
+            }
+            for &s in members {
+                if out[s as usize] == UNSET {
+                    let own = m.choices_of(s as usize);
+                    let inside = own.clone().find(|&o| ends.inside[o]).unwrap_or(own.start);
+                    out[s as usize] = index(s as usize, inside);
+                }
+            }
+        }
+        out
     }
 }
 

@@ -1,13 +1,14 @@
 //! `multi(...)`: several `P` and `R` queries of one decision process at once, answered
-//! by the engine's linear program in exact rationals (in `f64` the run checks the model
-//! again exactly, and rounds).
+//! with `--exact` by the engine's linear program in rationals, and in `f64` by its
+//! weighted sums with certified bounds.
 //!
 //! As in PRISM, every probability is brought to a greatest one: `P<=p [φ]` is
 //! `P>=1-p [!φ]`, and `Pmin=? [φ]` is one minus `Pmax=? [!φ]`.
 
-use alea_core::multi::{self, Best, Limit, Objective};
+use alea_core::multi::{self, Best, Bounds, Limit, Objective};
+use alea_core::numeric::round::midpoint;
 use alea_core::numeric::simplex::Relation;
-use alea_core::solve::Goal;
+use alea_core::solve::{Context, Goal};
 use alea_core::Exact;
 use num_traits::One;
 
@@ -18,7 +19,6 @@ use super::{
 };
 use crate::ast::{Expr, ExprKind, ModelType, Operator, Path, Query, Rel};
 use crate::error::{Error, Span};
-use crate::session::EXACT_FALLBACK_STATES;
 
 /// One objective as asked: which of the program's objectives, whether its value is
 /// one minus the program's (a least probability), and its goal or its bound.
@@ -49,21 +49,6 @@ impl Evaluator<'_> {
             )
             .into());
         }
-        // The linear program is solved in rationals; in `f64` the run checks the model
-        // again exactly and rounds, on a model small enough.
-        if !self.settings.exact && self.explored.form.states() > EXACT_FALLBACK_STATES {
-            return Err(Error::new(
-                span,
-                format!(
-                    "multi(...) is solved exactly: on a model of more than \
-                     {EXACT_FALLBACK_STATES} states, ask with --exact"
-                ),
-            )
-            .into());
-        }
-        if !self.settings.exact {
-            return Err(CheckError::Engine(alea_core::Error::NotExact));
-        }
         let mut atoms = Atoms::new();
         let mut goals = Vec::with_capacity(objectives.len());
         let mut asked = Vec::with_capacity(objectives.len());
@@ -74,20 +59,16 @@ impl Evaluator<'_> {
         }
         let m = &self.explored.form;
         let letters = atoms.letters(m.states());
-        let refused = |e: alea_core::Error| -> super::CheckError {
+        let refused = |e: alea_core::Error| -> CheckError {
             match e {
                 alea_core::Error::Unsupported(why) => Error::new(span, why).into(),
+                // A small model is then checked exactly.
+                alea_core::Error::Undecided(why) => CheckError::Undecided(Error::new(span, why)),
                 e => e.into(),
             }
         };
         let explored = self.explored;
         let names = |s: usize| explored.name(s);
-        let lp = multi::program(m, &letters, &goals, MAX_PRODUCT, &names).map_err(refused)?;
-        self.automata.push(AutomatonSize {
-            states: lp.automaton_states,
-            product_states: lp.product_states,
-            finite: false,
-        });
         let limits: Vec<Limit> = asked
             .iter()
             .enumerate()
@@ -103,6 +84,78 @@ impl Evaluator<'_> {
         let wanted: Vec<usize> = (0..asked.len())
             .filter(|&i| asked[i].wanted.is_some())
             .collect();
+        if let [_, _, third, ..] = wanted[..] {
+            return Err(Error::new(
+                asked[third].span,
+                "multi(...) takes at most two objectives with `=?` (two give the Pareto curve)",
+            )
+            .into());
+        }
+        let maximised = |i: usize| asked[i].wanted == Some(true);
+        if !self.settings.exact {
+            let cx = Context::new(self.settings.precision)
+                .with_stop(self.settings.stop.clone())
+                .with_names(&names);
+            let mut ws = multi::weighted(m, &letters, &goals, MAX_PRODUCT, &cx).map_err(refused)?;
+            self.automata.push(AutomatonSize {
+                states: ws.automaton_states,
+                product_states: ws.product_states,
+                finite: false,
+            });
+            // A value between `lo` and `hi`, of objective `i` as asked.
+            let float = |i: usize, lo: f64, hi: f64| -> Number {
+                let (lo, hi) = if asked[i].complement {
+                    (1.0 - hi, 1.0 - lo)
+                } else {
+                    (lo, hi)
+                };
+                let (value, error_bound) = midpoint(lo, hi);
+                Number::Float { value, error_bound }
+            };
+            return Ok(match wanted[..] {
+                [] => Checked {
+                    holds: Some(ws.achievable(&limits, &cx).map_err(refused)?),
+                    ..Default::default()
+                },
+                [i] => match ws.best(i, maximised(i), &limits, &cx).map_err(refused)? {
+                    Bounds::Value { lo, hi } => Checked {
+                        value: Some(float(i, lo, hi)),
+                        ..Default::default()
+                    },
+                    Bounds::Infeasible => Checked {
+                        infeasible: true,
+                        ..Default::default()
+                    },
+                },
+                _ => {
+                    let (a, b) = (wanted[0], wanted[1]);
+                    let curve = ws
+                        .pareto((a, maximised(a)), (b, maximised(b)), &limits, &cx)
+                        .map_err(refused)?;
+                    // Each corner is reached by a strategy (as its bounds say), and
+                    // the curve lies within the error beyond the segments between them.
+                    let beyond = |i: usize, x: f64| Number::Float {
+                        value: if asked[i].complement { 1.0 - x } else { x },
+                        error_bound: curve.error / x.abs().max(1.0),
+                    };
+                    Checked {
+                        infeasible: curve.corners.is_empty(),
+                        pareto: curve
+                            .corners
+                            .iter()
+                            .map(|&(x, y)| (beyond(a, x), beyond(b, y)))
+                            .collect(),
+                        ..Default::default()
+                    }
+                }
+            });
+        }
+        let lp = multi::program(m, &letters, &goals, MAX_PRODUCT, &names).map_err(refused)?;
+        self.automata.push(AutomatonSize {
+            states: lp.automaton_states,
+            product_states: lp.product_states,
+            finite: false,
+        });
         let value_of = |i: usize, v: Exact| -> Number {
             if asked[i].complement {
                 Number::Exact(Some(Exact::one() - v))
@@ -116,9 +169,7 @@ impl Evaluator<'_> {
                 ..Default::default()
             }),
             [i] => {
-                let best = lp
-                    .best(i, asked[i].wanted == Some(true), &limits)
-                    .map_err(refused)?;
+                let best = lp.best(i, maximised(i), &limits).map_err(refused)?;
                 Ok(match best {
                     Best::Value(v) => Checked {
                         value: Some(value_of(i, v)),
@@ -134,13 +185,10 @@ impl Evaluator<'_> {
                     },
                 })
             }
-            [a, b] => {
+            _ => {
+                let (a, b) = (wanted[0], wanted[1]);
                 let corners = lp
-                    .pareto(
-                        (a, asked[a].wanted == Some(true)),
-                        (b, asked[b].wanted == Some(true)),
-                        &limits,
-                    )
+                    .pareto((a, maximised(a)), (b, maximised(b)), &limits)
                     .map_err(refused)?;
                 Ok(Checked {
                     infeasible: corners.is_empty(),
@@ -151,11 +199,6 @@ impl Evaluator<'_> {
                     ..Default::default()
                 })
             }
-            _ => Err(Error::new(
-                asked[wanted[2]].span,
-                "multi(...) takes at most two objectives with `=?` (two give the Pareto curve)",
-            )
-            .into()),
         }
     }
 

@@ -42,6 +42,12 @@ Usage
     --all               every supported (model, parameters, property) of the QVBS
                         dtmc/mdp PRISM models with at most --max-states states
                         (by the QVBS count), instead of the curated list below
+    --paths             instead, the paths of LTL and multi-objective queries of the
+                        README's tables (QVBS carries none for dtmcs and mdps, so QVBS
+                        models and this repository's Pig take formulas of our own, and
+                        --prism-tests DIR adds PRISM's consensus_multi regression
+                        models); Storm's multi-objective precision is --precision too,
+                        but 1e-4 (its default) for the Pareto curve
     --list              print the instances that would run, and stop
     --catalogue FILE    write the catalogue of all QVBS dtmc/mdp PRISM instances
                         (with features and reasons for exclusion) as JSON, and stop
@@ -516,12 +522,18 @@ def storm_worker(args) -> None:
         for solver in (env.solver().min_max(), env.solver().native()):
             solver.precision = prec
             solver.relative_termination_criterion = not args.absolute
+        env.modelchecker().multi().precision = stormpy.Rational(args.multi_precision or args.precision)
     t_build = time.monotonic() - t2
     for p, prop, fop in zip(named, props, fops):
         t3 = time.monotonic()
         res = stormpy.model_checking(model, prop, only_initial_states=True, environment=env)
         t_check = time.monotonic() - t3
-        out = storm_result(model, res, fop, args)
+        pareto = res.is_pareto_curve_check_result
+        if pareto() if callable(pareto) else pareto:
+            out = {"tool": "storm", "mode": args.mode, "value": None, "pareto": True,
+                   "states": model.nr_states}
+        else:
+            out = storm_result(model, res, fop, args)
         out["name"] = p["name"]
         out["seconds"] = {"import": t_import, "parse": t_parse, "build": t_build, "check": t_check}
         print(json.dumps(out), flush=True)
@@ -609,6 +621,8 @@ def run_storm(inst, bdir, opts, mode):
         cmd += ["--const", inst["const"]]
     for c in inst.get("prop_consts", []):
         cmd += ["--prop-const", c]
+    if inst.get("multi_precision"):
+        cmd += ["--multi-precision", inst["multi_precision"]]
     if opts.absolute:
         cmd.append("--absolute")
     return repeat(cmd, opts, opts.timeout if mode == "sound" else opts.exact_timeout, "storm")
@@ -1083,6 +1097,86 @@ def markdown(rows, opts) -> str:
 # ---------------------------------------------------------------------------
 
 
+# Paths of LTL and multi-objective queries: (label, where the model is: "qvbs", "repo"
+# or "prism-tests", the model, its constants, the formula, Storm's multi-objective
+# precision where not --precision).
+PATH_ROWS = [
+    ("consensus.4, K=2", "qvbs", "mdp/consensus/consensus.4.prism", "K=2",
+     'Pmin=? [ (F "finished") & (G F "agree") ]', None),
+    ("consensus.6, K=2", "qvbs", "mdp/consensus/consensus.6.prism", "K=2",
+     'Pmin=? [ (F "finished") & (G F "agree") ]', None),
+    ("crowds, 6 runs, 10 members", "qvbs", "dtmc/crowds/crowds.prism", "TotalRuns=6,CrowdSize=10",
+     'P=? [ (F observe0>1) & (G observe1<2) ]', None),
+    ("crowds, 6 runs, 10 members", "qvbs", "dtmc/crowds/crowds.prism", "TotalRuns=6,CrowdSize=10",
+     'P=? [ G F (observe0>1 | observe1>1) ]', None),
+    ("Pig to 100, hold at 20", "repo", "examples/pig.prism", "goal=100,h=20,first=0",
+     'Pmax=? [ (opp<25 U me>=50) & (F "won") ]', None),
+    ("Pig to 100, hold at 20", "repo", "examples/pig.prism", "goal=100,h=20,first=0",
+     'Pmax=? [ G !"lost" ]', None),
+    ("Pig to 8, hold at 4", "repo", "examples/pig.prism", "goal=8,h=4,first=0",
+     'multi(Pmax=? [F "won"], R{"throws"}<=3.5 [C])', None),
+    ("Pig to 50, hold at 4", "repo", "examples/pig.prism", "goal=50,h=4,first=0",
+     'multi(Pmax=? [F "won"], R{"throws"}<=27 [C])', None),
+    ("Pig to 100, hold at 4", "repo", "examples/pig.prism", "goal=100,h=4,first=0",
+     'multi(Pmax=? [F "won"], R{"throws"}<=55 [C])', None),
+    ("Pig to 20, hold at 4", "repo", "examples/pig.prism", "goal=20,h=4,first=0",
+     'multi(Pmax=? [F "won"], R{"throws"}min=? [C])', "1e-4"),
+] + [
+    (f"consensus_multi{n}", "prism-tests", f"functionality/verify/mdps/multi-general/consensus_multi{n}.nm",
+     "", None, None)
+    for n in (3, 4, 5)
+]
+
+
+def compare_paths(opts) -> int:
+    """The rows of PATH_ROWS: alea and Storm, wall-time medians, values side by side."""
+    if not opts.alea:
+        raise SystemExit("--alea PATH is required")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    places = {"repo": repo, "qvbs": benchmarks_dir(opts.qvbs) if opts.qvbs else None,
+              "prism-tests": opts.prism_tests}
+    lines = ["| model | property | alea | Storm | ratio | alea's value | Storm's |",
+             "|---|---|---:|---:|---:|---|---|"]
+    for label, where, model, const, formula, multi_precision in PATH_ROWS:
+        if places[where] is None:
+            print(f"skipped (no --{where} given): {label} {formula or model}", file=sys.stderr)
+            continue
+        path = os.path.join(places[where], model)
+        if formula is None:
+            # A regression model's own multi-objective property.
+            with open(path + ".props", encoding="utf-8") as fh:
+                formula = next(l for l in fh if l.strip().startswith("multi"))
+            formula = formula.strip().rstrip(";")
+        inst = {"prism": path, "formula": formula, "const": const, "property": "p",
+                "multi_precision": multi_precision}
+        print(f"{label}: {formula}", file=sys.stderr, flush=True)
+        a = run_alea(inst, "", opts, False)
+        st = run_storm(inst, "", opts, "sound")
+        def shown(r):
+            if r["status"] != "ok":
+                return r["status"]
+            res = r["result"]
+            if res.get("pareto"):
+                return f"{len(res['pareto'])} corners" if isinstance(res["pareto"], list) else "a curve"
+            v = res.get("value")
+            e = res.get("error_bound")
+            return f"{v:.12g}" + (f" ± {e:.1e}" if e else "") if isinstance(v, float) else str(v)
+        def wall(r):
+            return r["wall"] if r["status"] == "ok" else None
+        wa, ws = wall(a), wall(st)
+        formula = formula.replace("|", "\\|")
+        lines.append(f"| {label} | `{formula}` | {fmt_wall(wa)} | {fmt_wall(ws)} | "
+                     f"{wa / ws:.2f} | {shown(a)} | {shown(st)} |" if wa and ws else
+                     f"| {label} | `{formula}` | {fmt_wall(wa)} | {fmt_wall(ws)} | | {shown(a)} | {shown(st)} |")
+        print("    " + lines[-1], file=sys.stderr, flush=True)
+    print("\n".join(lines))
+    return 0
+
+
+def fmt_wall(w) -> str:
+    return "-" if w is None else (f"{w:.3f} s" if w < 0.1 else f"{w:.2f} s")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1111,6 +1205,10 @@ def main(argv=None):
     ap.add_argument("--max-states", type=int, default=5_000_000, help="with --all: the QVBS state count limit")
     ap.add_argument("--every-property", action="store_true",
                     help="per curated parameter set, every property of it in one process per tool")
+    ap.add_argument("--paths", action="store_true",
+                    help="the LTL and multi-objective rows of the README, not QVBS's properties")
+    ap.add_argument("--prism-tests", metavar="DIR",
+                    help="with --paths: PRISM's prism-tests checkout, for its consensus_multi models")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--catalogue", metavar="FILE")
     # hidden: the Storm worker
@@ -1121,11 +1219,14 @@ def main(argv=None):
     ap.add_argument("--prop-const", action="append", default=[], help=argparse.SUPPRESS)
     ap.add_argument("--const", default="", help=argparse.SUPPRESS)
     ap.add_argument("--mode", choices=("sound", "exact"), default="sound", help=argparse.SUPPRESS)
+    ap.add_argument("--multi-precision", help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
 
     if opts.storm_worker:
         storm_worker(opts)
         return 0
+    if opts.paths:
+        return compare_paths(opts)
     if not opts.qvbs:
         ap.error("--qvbs DIR is required")
     bdir = benchmarks_dir(opts.qvbs)

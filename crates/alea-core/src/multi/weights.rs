@@ -31,7 +31,7 @@ use crate::ltl::product::NONE;
 use crate::numeric::round::{above, below, clamp_precision, UNIT};
 use crate::numeric::simplex::{Constraint, Outcome, Relation, Simplex};
 use crate::numeric::value::{Exact, Value};
-use crate::solve::{total_reward, Context, Goal};
+use crate::solve::{total_reward, Answer, Context, Goal};
 
 /// Rounds of weights tried for one question before it is given up.
 const MAX_ROUNDS: usize = 400;
@@ -218,11 +218,17 @@ impl Weighted {
         self.rewards.len()
     }
 
-    /// A solve within, finer than the answer.
-    fn inner<'b>(cx: &Context, names: &'b (dyn Fn(usize) -> String + Sync)) -> Context<'b> {
-        let mut inner = cx.naming(names);
+    /// The greatest total reward of `choice` on `m` (a form of the product's states),
+    /// solved finer than the answer.
+    fn greatest(&self, m: &Form, choice: Vec<f64>, cx: &Context) -> Result<Answer> {
+        let names = names(&self.model_state, cx);
+        let mut inner = cx.naming(&names);
         inner.precision = clamp_precision(cx.precision * INNER);
-        inner
+        let rewards = Rewards {
+            state: Vec::new(),
+            choice,
+        };
+        total_reward(m, Goal::Max, &rewards, &inner)
     }
 
     /// An upper bound on the greatest total reward `i` from every product state,
@@ -254,16 +260,7 @@ impl Weighted {
             }
             m.choices.push(m.row.len() - 1);
         }
-        let names = names(&self.model_state, cx);
-        let a = total_reward(
-            &m,
-            Goal::Max,
-            &Rewards {
-                state: Vec::new(),
-                choice,
-            },
-            &Self::inner(cx, &names),
-        )?;
+        let a = self.greatest(&m, choice, cx)?;
         let mut phi: Vec<f64> = a
             .values
             .iter()
@@ -370,16 +367,7 @@ impl Weighted {
                 choice[c] = (x + size * 64.0 * UNIT).max(0.0);
             }
         }
-        let names = names(&self.model_state, cx);
-        let a = total_reward(
-            &self.form,
-            Goal::Max,
-            &Rewards {
-                state: Vec::new(),
-                choice,
-            },
-            &Self::inner(cx, &names),
-        )?;
+        let a = self.greatest(&self.form, choice, cx)?;
         let v = a.values[self.start];
         if !v.is_finite() {
             return Err(Error::Unsupported(
@@ -428,8 +416,6 @@ impl Weighted {
             chain.choices.push(chain.row.len() - 1);
             taken.push(c);
         }
-        let names = names(&self.model_state, cx);
-        let inner = Self::inner(cx, &names);
         let mut point = Vec::with_capacity(self.objectives());
         let mut centre = Vec::with_capacity(self.objectives());
         let mut spread: f64 = 0.0;
@@ -456,15 +442,7 @@ impl Weighted {
                     })
                     .collect()
             };
-            let a = total_reward(
-                &chain,
-                Goal::Max,
-                &Rewards {
-                    state: Vec::new(),
-                    choice,
-                },
-                &inner,
-            )?;
+            let a = self.greatest(&chain, choice, cx)?;
             let v = a.values[self.start];
             let e = if a.pinned[self.start] {
                 0.0

@@ -130,7 +130,7 @@ fn weighted_sums_bound_the_exact_answers() {
                 } else {
                     top * (<Exact as One>::one() + share)
                 },
-                strict: false,
+                strict: rng.gen_bool(0.2),
             });
         }
         let what = format!("case {case}: {objectives:?} limits {limits:?}");
@@ -165,6 +165,9 @@ fn weighted_sums_bound_the_exact_answers() {
                 Err(e) => panic!("{what}: {e}"),
             };
             assert_eq!(exact.is_empty(), curve.corners.is_empty(), "{what}");
+            if exact.is_empty() {
+                continue;
+            }
             let sign = |max: bool| if max { 1.0 } else { -1.0 };
             let (sa, sb) = (sign(maximise[0]), sign(maximise[1]));
             // Each corner is reached: a limit just short of it is met.
@@ -201,8 +204,10 @@ fn weighted_sums_bound_the_exact_answers() {
     eprintln!("{checked} checked, {curves} curves, {undecided} undecided");
     assert!(checked > 300, "{checked} checked");
     assert!(curves > 100, "{curves} curves");
+    // Limits on the edge of what strategies reach (a tenth of them by construction,
+    // and strict ones) are what f64 bounds cannot tell.
     assert!(
-        undecided < checked / 5,
+        undecided < checked / 4,
         "{undecided} undecided of {checked}"
     );
 }

@@ -28,7 +28,7 @@ use crate::analysis::graph::Graph;
 use crate::error::{Error, Result};
 use crate::form::{Form, Rewards};
 use crate::ltl::product::NONE;
-use crate::numeric::round::{above, below, clamp_precision, UNIT};
+use crate::numeric::round::{above, below, clamp_precision, margin, UNIT};
 use crate::numeric::simplex::{Constraint, Outcome, Relation, Simplex};
 use crate::numeric::value::{Exact, Value};
 use crate::solve::{total_reward, Answer, Context, Goal};
@@ -332,6 +332,8 @@ impl Weighted {
             for c in self.form.choices_of(s) {
                 let (o, set) = (self.origin[c], self.stay[c]);
                 let (mut x, mut size) = (0.0f64, 0.0f64);
+                let terms =
+                    self.form.transitions_of(c).len() * (least.len() + 1) + self.objectives();
                 if o != NONE {
                     let o = o as usize;
                     for (i, r) in self.rewards.iter().enumerate() {
@@ -364,7 +366,7 @@ impl Weighted {
                     }
                 }
                 // Up by more than the rounding of the sums: a bound from above.
-                choice[c] = (x + size * 64.0 * UNIT).max(0.0);
+                choice[c] = (x + size * margin(2 * terms)).max(0.0);
             }
         }
         let a = self.greatest(&self.form, choice, cx)?;
@@ -684,14 +686,20 @@ impl Weighted {
     /// the precision of what strategies reach.
     pub fn achievable(&mut self, limits: &[Limit], cx: &Context) -> Result<bool> {
         self.begin(self.signs(limits, &[]), cx)?;
+        self.meets(limits, cx)
+    }
+
+    /// Whether some strategy meets every limit, strict ones with room to spare: told
+    /// from the points and planes found, with more solves where they cannot tell.
+    fn meets(&mut self, limits: &[Limit], cx: &Context) -> Result<bool> {
         let t = self.targets(limits);
         let k = self.objectives();
         let strict: Vec<bool> = (0..k)
             .map(|i| limits.iter().any(|l| l.objective == i && l.strict))
             .collect();
-        // Unlimited objectives count from their floor.
+        // Unlimited objectives ask for less than any strategy reaches.
         let target: Vec<Exact> = (0..k)
-            .map(|i| t[i].clone().unwrap_or_else(|| exact(self.floor(i))))
+            .map(|i| t[i].clone().unwrap_or_else(|| exact(self.floor(i) - 1.0)))
             .collect();
         for _ in 0..MAX_ROUNDS {
             let (delta, w) = self.separate(&target)?;
@@ -727,6 +735,10 @@ impl Weighted {
         cx: &Context,
     ) -> Result<Bounds> {
         self.begin(self.signs(limits, &[(i, maximise)]), cx)?;
+        // A strict limit met only at its edge is met by no strategy.
+        if limits.iter().any(|l| l.strict) && !self.meets(limits, cx)? {
+            return Ok(Bounds::Infeasible);
+        }
         let t = self.targets(limits);
         let mut c = vec![0.0; self.objectives()];
         c[i] = 1.0;
@@ -834,6 +846,12 @@ impl Weighted {
         self.begin(self.signs(limits, &[(a, max_a), (b, max_b)]), cx)?;
         if limits.is_empty() {
             return self.pareto_plain(a, b, cx);
+        }
+        if limits.iter().any(|l| l.strict) && !self.meets(limits, cx)? {
+            return Ok(Curve {
+                corners: Vec::new(),
+                error: 0.0,
+            });
         }
         let t = self.targets(limits);
         let k = self.objectives();

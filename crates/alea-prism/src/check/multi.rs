@@ -102,8 +102,15 @@ impl Evaluator<'_> {
                 product_states: ws.product_states,
                 finite: false,
             });
-            // A value between `lo` and `hi`, of objective `i` as asked.
+            // A value between `lo` and `hi`, of objective `i` as asked (a probability's
+            // bounds within [0, 1]).
+            let probability = |i: usize| matches!(goals[i], Objective::Probability(_));
             let float = |i: usize, lo: f64, hi: f64| -> Number {
+                let (lo, hi) = if probability(i) {
+                    (lo.max(0.0), hi.min(1.0))
+                } else {
+                    (lo, hi)
+                };
                 let (lo, hi) = if asked[i].complement {
                     (1.0 - hi, 1.0 - lo)
                 } else {
@@ -134,9 +141,12 @@ impl Evaluator<'_> {
                         .map_err(refused)?;
                     // Each corner is reached by a strategy (as its bounds say), and
                     // the curve lies within the error beyond the segments between them.
-                    let beyond = |i: usize, x: f64| Number::Float {
-                        value: if asked[i].complement { 1.0 - x } else { x },
-                        error_bound: curve.error / x.abs().max(1.0),
+                    let beyond = |i: usize, x: f64| {
+                        let x = if probability(i) { x.clamp(0.0, 1.0) } else { x };
+                        Number::Float {
+                            value: if asked[i].complement { 1.0 - x } else { x },
+                            error_bound: curve.error / x.abs().max(1.0),
+                        }
                     };
                     Checked {
                         infeasible: curve.corners.is_empty(),

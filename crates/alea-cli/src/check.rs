@@ -95,7 +95,8 @@ pub struct CheckArgs {
     /// One JSON object per property: property, name, value, infinite, exact,
     /// error_bound, states, transitions, choices, deadlocks, seconds (build, check);
     /// with --cluster also cluster (processes, workers, peak_bytes of each process,
-    /// copies of states kept across partitions, sweeps).
+    /// copies of states kept across partitions, partition_key, crossing_share of the
+    /// transitions, and the property's sweeps, rounds and bytes_sent).
     #[arg(long)]
     json: bool,
     /// A state, by its variables' values (`x=3,y=2`; variables left out may have any
@@ -118,8 +119,31 @@ pub struct CheckArgs {
     /// process.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "cluster")]
     max_memory: Option<u64>,
+    /// With --cluster: how the states are split among the workers. `auto`: by a hash of
+    /// the variables that transitions change least (chosen from the first 20,000
+    /// states), so that most transitions stay on one worker; `hash`: by a hash of the
+    /// whole state; or the variables to hash, `x,y`.
+    #[arg(long, value_name = "KEY", default_value = "auto", value_parser = parse_partition, requires = "cluster")]
+    partition: alea_cluster::locality::Locality,
     #[command(flatten)]
     cluster: ClusterArgs,
+}
+
+fn parse_partition(text: &str) -> Result<alea_cluster::locality::Locality, String> {
+    use alea_cluster::locality::Locality;
+    match text.trim() {
+        "auto" => Ok(Locality::Auto),
+        "hash" => Ok(Locality::Hash),
+        t => {
+            let vars: Vec<String> = t.split(',').map(|v| v.trim().to_string()).collect();
+            if vars.iter().any(|v| v.is_empty()) {
+                return Err(format!(
+                    "expected auto, hash or variables such as x,y; found `{text}`"
+                ));
+            }
+            Ok(Locality::Vars(vars))
+        }
+    }
 }
 
 /// A size in bytes: a whole number with an optional unit K, M, G or T (powers of 1024).
@@ -332,9 +356,9 @@ struct Shown {
     build: Duration,
     check: Duration,
     /// On a cluster: the processes, the workers of each, the most bytes each process
-    /// held for its part of the model, the copies of states kept across partitions, and
-    /// the property's sweeps.
-    cluster: Option<(usize, usize, Vec<u64>, u64, u64)>,
+    /// held for its part of the model, the partition, and the property's sweeps, rounds
+    /// and bytes, as `--json` shows them.
+    cluster: Option<Json>,
 }
 
 /// How a listed state is shown: as text, `(x=1, y=2)`, and as a JSON object.
@@ -428,17 +452,8 @@ fn write_answer(
             o.insert("automata".into(), Json::Array(automata));
         }
         o.insert("pruned".into(), json!(shown.pruned));
-        if let Some((processes, workers, bytes, copies, sweeps)) = &shown.cluster {
-            o.insert(
-                "cluster".into(),
-                json!({
-                    "processes": processes,
-                    "workers": workers,
-                    "peak_bytes": bytes,
-                    "copies": copies,
-                    "sweeps": sweeps,
-                }),
-            );
+        if let Some(cluster) = &shown.cluster {
+            o.insert("cluster".into(), cluster.clone());
         }
         o.insert(
             "seconds".into(),
@@ -548,6 +563,8 @@ fn run_cluster(
         (args.max_states as u64).to_le_bytes().to_vec(),
         // Every process must take the same decision when a process's memory is over.
         args.max_memory.unwrap_or(0).to_le_bytes().to_vec(),
+        // And split the states the same way.
+        format!("{:?}", args.partition).into_bytes(),
     ];
     parts.extend(
         session
@@ -569,6 +586,7 @@ fn run_cluster(
             max_memory: args.max_memory,
         },
         prune: true,
+        locality: args.partition.clone(),
     };
     let Some(report) = alea_cluster::check::run(&cluster, job).map_err(crate::cluster::failure)?
     else {
@@ -585,13 +603,17 @@ fn run_cluster(
             pruned: report.pruned,
             build,
             check: a.seconds,
-            cluster: Some((
-                cluster.processes,
-                cluster.workers,
-                report.process_bytes.clone(),
-                report.copies,
-                a.sweeps,
-            )),
+            cluster: Some(json!({
+                "processes": cluster.processes,
+                "workers": cluster.workers,
+                "peak_bytes": report.process_bytes,
+                "copies": report.copies,
+                "partition_key": report.key,
+                "crossing_share": report.crossing as f64 / (sizes.transitions as f64).max(1.0),
+                "sweeps": a.sweeps,
+                "rounds": a.rounds,
+                "bytes_sent": a.bytes,
+            })),
         };
         // A cluster's answers list no states: no process holds them all.
         let state = |_: u32| unreachable!("a cluster's answer lists no states");

@@ -181,6 +181,97 @@ fn pig_on_four_processes_agrees_with_one_process() {
     assert!((win - 0.745576887429412).abs() < 2e-9, "{win}");
 }
 
+/// The partition keeps Pig's pairs of scores together: few transitions cross, and the
+/// waves solve each property in a few rounds sending little, where a hash of the whole
+/// state crosses at nearly every transition; both agree with one process.
+#[test]
+fn pig_split_by_its_scores_crosses_little_and_solves_in_a_few_rounds() {
+    let model = example("pig.prism");
+    let props = example("pig.props");
+    let args = |partition: &'static str| {
+        vec![
+            "check".to_string(),
+            model.clone(),
+            "--props".into(),
+            props.clone(),
+            "--const".into(),
+            "goal=30,h=10,first=0".into(),
+            "--json".into(),
+            format!("--partition={partition}"),
+        ]
+    };
+    let lines = |out: &std::process::Output| -> Vec<Value> {
+        stdout(out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let plain = args("auto");
+    let single: Vec<Value> = {
+        let a: Vec<&str> = plain[..7].iter().map(String::as_str).collect();
+        lines(&common::alea(&a, b""))
+    };
+    let mut rounds = Vec::new();
+    for (partition, port) in [("auto", 24740), ("hash", 24750), ("me,opp", 24760)] {
+        let a = args(partition);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let spread = lines(&cluster(&a, 2, 1, port)[0]);
+        assert_eq!(spread.len(), 4);
+        for (x, y) in single.iter().zip(&spread) {
+            let (u, v) = (x["value"].as_f64().unwrap(), y["value"].as_f64().unwrap());
+            let bound = x["error_bound"].as_f64().unwrap() + y["error_bound"].as_f64().unwrap();
+            assert!(
+                (u - v).abs() <= bound,
+                "{partition} {}: {u} against {v}",
+                x["property"]
+            );
+        }
+        let c = &spread[0]["cluster"];
+        let share = c["crossing_share"].as_f64().unwrap();
+        if partition == "hash" {
+            assert_eq!(c["partition_key"], serde_json::json!([]));
+            assert!(share > 0.4, "{share}");
+        } else {
+            assert_eq!(c["partition_key"], serde_json::json!(["me", "opp"]));
+            assert!(share < 0.1, "{share}");
+        }
+        let most = spread
+            .iter()
+            .map(|l| l["cluster"]["rounds"].as_u64().unwrap())
+            .max();
+        rounds.push(most.unwrap());
+        assert!(spread
+            .iter()
+            .all(|l| l["cluster"]["bytes_sent"].as_u64().unwrap() > 0));
+    }
+    // A pair of scores banks into a greater one: a path crosses between the workers at
+    // most once per turn banked.
+    assert!(rounds[0] < 40 && rounds[2] == rounds[0], "{rounds:?}");
+    assert!(rounds[1] > 2 * rounds[0], "{rounds:?}");
+}
+
+#[test]
+fn a_partition_naming_no_variable_is_refused() {
+    let model = example("pig.prism");
+    let args = [
+        "check",
+        &model,
+        "--const",
+        "goal=20,h=10,first=0",
+        "--partition=me,score",
+    ];
+    let outs = cluster(&args, 2, 1, 24770);
+    for out in &outs {
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--partition names `score`, which is no variable"),
+            "{err}"
+        );
+        assert!(err.contains("me, opp, t, p, go"), "{err}");
+    }
+}
+
 #[test]
 fn what_a_cluster_does_not_do_is_refused_with_the_reason() {
     let model = models("sync.prism");

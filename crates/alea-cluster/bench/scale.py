@@ -1,6 +1,10 @@
 """How a cluster scales on one machine: memory per process and time for 1, 2 and 4
-processes against the single-process run, for `alea check` on a model and for
-`alea patience stats` on a batch of deals.
+processes against the single-process run, for `alea check` on Pig (components that each
+lie on one worker), on a random Markov decision process written with a fixed seed (one
+large component across the workers), and for `alea patience stats` on a batch of deals.
+Beside time and memory it prints what `check --json` reports of the cluster: the share
+of transitions that cross between workers, and each property's rounds of messages and
+bytes sent.
 
 Every process of a run is started at once on loopback ports of its own; its peak
 resident memory comes from the kernel (wait4), the time is the wall time until the last
@@ -15,7 +19,9 @@ within their error bounds (check) or the same bytes (patience stats).
 
 import argparse
 import json
+import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -109,12 +115,51 @@ def row(label, what, processes, runs):
         "seconds": statistics.median(walls),
         "peak_rss_per_process": statistics.median(peaks),
         "counted_bytes_per_process": counted,
-        "sweeps": [
-            json.loads(line)["cluster"]["sweeps"]
-            for line in out.splitlines()
-            if processes and line.startswith("{")
-        ],
+        "sweeps": cluster_field(processes, out, "sweeps"),
+        "rounds": cluster_field(processes, out, "rounds"),
+        "bytes_sent": cluster_field(processes, out, "bytes_sent"),
+        "crossing_share": (cluster_field(processes, out, "crossing_share") or [None])[0],
     }
+
+
+def cluster_field(processes, out, field):
+    """A field of every property's `cluster` object (a cluster run of check only)."""
+    return [
+        json.loads(line)["cluster"][field]
+        for line in out.splitlines()
+        if processes and line.startswith("{")
+    ]
+
+
+def random_mdp(path, states, seed):
+    """A Markov decision process of `states` states whose transitions look random,
+    written with `seed`: from each state two choices, each to two or three states picked
+    by multiplying and adding modulo the size, so that nearly every state reaches every
+    other (one large component). The first hundredth of the states is the goal and the
+    last hundredth a trap that never reaches it."""
+    rng = random.Random(seed)
+    n = states
+
+    def step():
+        # A multiplier prime to the size: each step is a permutation of the states.
+        while math.gcd(a := rng.randrange(2, n), n) != 1:
+            pass
+        return f"mod(x*{a}+{rng.randrange(n)}, {n})"
+
+    lines = ["mdp", "module m", f"  x : [0..{n - 1}] init {n // 2};"]
+    free = f"x>={n // 100} & x<{n - n // 100}"
+    for action in range(2):
+        count = 2 + action
+        weights = [rng.randint(1, 4) for _ in range(count)]
+        total = sum(weights)
+        update = " + ".join(f"{w}/{total} : (x'={step()})" for w in weights)
+        lines.append(f"  [a{action}] {free} -> {update};")
+    lines += [f"  [stop] !({free}) -> true;", "endmodule",
+              f'label "goal" = x<{n // 100};', f'label "trap" = x>={n - n // 100};',
+              'rewards "steps"', "  [a0] true : 1;", "  [a1] true : 1;", "endrewards"]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
 
 
 def same_values(a, b):
@@ -136,6 +181,9 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--goal", type=int, default=100, help="Pig's goal in the model")
     parser.add_argument("--deals", type=int, default=20000)
+    parser.add_argument("--random-states", type=int, default=200000,
+                        help="states of the random model (0: leave it out)")
+    parser.add_argument("--seed", type=int, default=1, help="the random model's seed")
     parser.add_argument("--processes", default="1,2,4")
     parser.add_argument("--port", type=int, default=23000)
     parser.add_argument("--json", action="store_true")
@@ -152,6 +200,16 @@ def main():
     ]
     with tempfile.TemporaryDirectory() as directory:
         rows = measure(args, "check pig", check, processes, ports, directory, same_values)
+        if args.random_states:
+            model = random_mdp(os.path.join(directory, "random.prism"), args.random_states,
+                               args.seed)
+            rand = [
+                args.alea, "check", model, "--json",
+                "--prop", 'R{"steps"}min=? [ F "goal" ]',
+                "--prop", 'R{"steps"}min=? [ F "goal" | "trap" ]',
+            ]
+            rows += measure(args, "check random", rand, processes, ports, directory,
+                            same_values)
         rows += measure(
             args, "patience stats", stats, processes, ports, directory, same_bytes
         )
@@ -160,17 +218,20 @@ def main():
         return
     single = {}
     print(f"{'job':16} {'run':16} {'seconds':>8} {'peak RSS':>10} {'vs single':>9} "
-          f"{'counted':>10}  sweeps")
+          f"{'counted':>10} {'crossing':>8}  rounds / MB sent per property")
     for r in rows:
         if r["processes"] == 0:
             single[r["job"]] = r["peak_rss_per_process"]
         ratio = r["peak_rss_per_process"] / single[r["job"]]
         counted = r["counted_bytes_per_process"]
+        share = r["crossing_share"]
+        crossing = "" if share is None else f"{share:8.3f}"
         print(
             f"{r['job']:16} {r['run']:16} {r['seconds']:8.2f} "
             f"{r['peak_rss_per_process'] / 2**20:8.1f}MB {ratio:9.2f} "
-            f"{'' if counted is None else f'{counted / 2**20:8.1f}MB':>10}  "
-            f"{r['sweeps'] or ''}"
+            f"{'' if counted is None else f'{counted / 2**20:8.1f}MB':>10} "
+            f"{crossing:>8}  "
+            + ", ".join(f"{k} / {b / 1e6:.2f}" for k, b in zip(r["rounds"], r["bytes_sent"]))
         )
 
 

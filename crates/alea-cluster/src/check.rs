@@ -15,11 +15,12 @@ use alea_prism::session::{Failure, PropertyId, Session, Sizes};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::explore::{by_process, check_memory, explore, Budget, Part, BAD_INPUT, LIMIT};
+use crate::explore::{by_process, check_memory, explore, Budget, Model, Part, BAD_INPUT, LIMIT};
 use crate::round::Gather;
 use alea_core::form::Rewards;
 
-use crate::solve::{self, Bounds, Partition, Question};
+use crate::locality::{self, Locality, Owner};
+use crate::solve::{self, Bounds, Partition, Question, Traffic};
 use crate::{Cluster, ClusterError};
 
 /// What to check, the same on every process.
@@ -29,6 +30,8 @@ pub struct Job {
     pub limits: Budget,
     /// Leave the properties' targets unexpanded, as the single-process check does.
     pub prune: bool,
+    /// How the states are split among the workers.
+    pub locality: Locality,
 }
 
 /// What process 0 reports: the answers in order, up to the first property that failed
@@ -44,14 +47,23 @@ pub struct Report {
     /// The copies of other workers' states that all workers keep: the values a sweep
     /// sends.
     pub copies: u64,
+    /// The transitions to a state of another worker.
+    pub crossing: u64,
+    /// The variables whose hash picks a state's worker (none: the whole state's).
+    pub key: Vec<String>,
 }
 
 pub struct Answered {
     pub id: PropertyId,
     pub checked: Checked,
     pub seconds: Duration,
-    /// Rounds of the iteration (steps of a step-bounded question).
+    /// Sweeps of the iteration (steps of a step-bounded question), summed over what
+    /// was solved apart.
     pub sweeps: u64,
+    /// The rounds of messages between workers, and the bytes of values all workers
+    /// sent, to solve the property.
+    pub rounds: u64,
+    pub bytes: u64,
 }
 
 /// A failure as every process shows it: exit status and message.
@@ -88,9 +100,28 @@ pub fn run(cluster: &Cluster, job: Job) -> Result<Option<Report>, ClusterError> 
         ids.truncate(k);
     }
     let compiled = Compiled::new(&session.program).map_err(|e| explore_failure(session, &e))?;
-    let job = Arc::new((job, compiled, ids));
+    // Every process chooses the same owners from the same sample.
+    let absorbing = job
+        .prune
+        .then(|| session.absorbing())
+        .flatten()
+        .map(|ex| compiled.test(&ex));
+    let owner = locality::owner(
+        &job.locality,
+        &session.program,
+        &compiled,
+        absorbing.as_ref(),
+        cluster.processes * cluster.workers,
+    )
+    .map_err(|message| ClusterError::Failed {
+        code: BAD_INPUT,
+        message,
+    })?;
+    drop(absorbing);
+    let job = Arc::new((job, compiled, ids, owner));
     let workers = cluster.workers;
-    let mut outcomes = cluster.run(move |worker| work(worker, &job.0, &job.1, &job.2, workers))?;
+    let mut outcomes =
+        cluster.run(move |worker| work(worker, &job.0, &job.1, &job.2, &job.3, workers))?;
     let (report, error) = outcomes.swap_remove(0);
     let error = error.or(wrong);
     match report {
@@ -134,6 +165,7 @@ fn work(
     job: &Job,
     compiled: &Compiled,
     ids: &[PropertyId],
+    owner: &Owner,
     workers_per_process: usize,
 ) -> Result<(Option<Report>, Option<ClusterError>), ClusterError> {
     let started = Instant::now();
@@ -148,9 +180,12 @@ fn work(
     let mut part = explore(
         worker,
         workers_per_process,
-        program,
-        compiled,
-        absorbing.as_ref(),
+        Model {
+            program,
+            compiled,
+            absorbing: absorbing.as_ref(),
+            owner,
+        },
         job.limits,
         &fail,
     )?;
@@ -159,6 +194,7 @@ fn work(
     let mut verdicts = Gather::<Verdict>::new(worker);
     let mut initials = Gather::<Vec<Initial>>::new(worker);
     let mut filters = Gather::<FilterPart>::new(worker);
+    let mut traffic = Gather::<Traffic>::new(worker);
     let mdp = program.kind.chooses();
     let mut answers = Vec::new();
     let mut error = None;
@@ -249,11 +285,15 @@ fn work(
                 }
             }
             .map_err(|f| failed(&f))?;
+            let mine = graph.take_traffic();
+            let all = traffic.all(worker, mine);
             Ok(Answered {
                 id,
                 checked,
                 seconds: checking.elapsed(),
                 sweeps: bounds.sweeps,
+                rounds: mine.rounds,
+                bytes: all.iter().map(|t| t.bytes).sum(),
             })
         })();
         match answered {
@@ -284,6 +324,8 @@ fn work(
             answers,
             process_bytes,
             copies,
+            crossing: part.crossing,
+            key: owner.key.clone(),
         }),
         error,
     ))
@@ -291,14 +333,24 @@ fn work(
 
 /// The bytes a worker holds while it solves a property: its states, the topology, the
 /// bounds (two numbers per state and copy, their result, and two more per state while a
-/// guess is tested), the sets and the rewards. Not counted: the quotient of a model
-/// whose end components are collapsed, which is built during the solve and is at most
-/// the topology's size again.
+/// guess is tested), the sets and the rewards; for the waves, their bounds, marks and
+/// order (about 29 bytes per state and copy) and 8 bytes per transition (the engine's
+/// predecessors, the waiting lists, or the form of a wave). Not counted: the quotient of
+/// a model whose end components are collapsed, which is built during the solve and is
+/// at most the topology's size again.
 fn solving_bytes(part: &Part, graph: &Partition, rewards: Option<&Rewards>) -> u64 {
     let n = part.states() as u64;
     let len = graph.topo.len() as u64;
+    let transitions = graph.topo.transitions() as u64;
     let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 8);
-    part.bytes(0) + graph.topo.bytes() + 16 * len + 32 * n + 2 * n + rewards
+    part.bytes(0)
+        + graph.topo.bytes()
+        + 16 * len
+        + 32 * n
+        + 2 * n
+        + rewards
+        + 29 * len
+        + 8 * transitions
 }
 
 /// A worker's part of a filter: its chosen states' values reduced (sums for an

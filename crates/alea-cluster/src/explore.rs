@@ -17,6 +17,7 @@ use timely::worker::Worker;
 
 use alea_prism::session::Sizes;
 
+use crate::locality::Owner;
 use crate::round::{piece, Channel, Gather};
 use crate::ClusterError;
 
@@ -58,6 +59,8 @@ pub struct Part {
     pub sizes: Sizes,
     /// The most bytes this worker's process held during exploration.
     pub peak_process_bytes: u64,
+    /// The transitions of all workers to a state of another worker.
+    pub crossing: u64,
 }
 
 impl Part {
@@ -137,6 +140,15 @@ struct Status {
     error: Option<(u8, String)>,
 }
 
+/// What is explored: the program, compiled; the states left unexpanded; who owns a
+/// state.
+pub struct Model<'a> {
+    pub program: &'a Program,
+    pub compiled: &'a Compiled,
+    pub absorbing: Option<&'a StateTest>,
+    pub owner: &'a Owner,
+}
+
 /// The exit status of bad input and of a limit, as the command line's.
 pub const BAD_INPUT: u8 = 2;
 pub const LIMIT: u8 = 3;
@@ -147,12 +159,16 @@ pub const LIMIT: u8 = 3;
 pub fn explore(
     worker: &mut Worker,
     workers_per_process: usize,
-    program: &Program,
-    compiled: &Compiled,
-    absorbing: Option<&StateTest>,
+    model: Model,
     limits: Budget,
     fail: &(dyn Fn(&ExploreError) -> (u8, String) + Sync),
 ) -> Result<Part, ClusterError> {
+    let Model {
+        program,
+        compiled,
+        absorbing,
+        owner,
+    } = model;
     let (me, peers) = (worker.index(), worker.peers());
     let words = compiled.words();
     let mut part = Part {
@@ -174,6 +190,7 @@ pub fn explore(
             deadlocks: 0,
         },
         peak_process_bytes: 0,
+        crossing: 0,
     };
     let mut table: HashTable<u32> = HashTable::new();
     let mut requests = Channel::<Request>::new(worker);
@@ -185,7 +202,7 @@ pub fn explore(
 
     for (i, s) in compiled.initial().chunks_exact(words).enumerate() {
         let h = Compiled::hash(s);
-        if owner(h, peers) == me {
+        if owner.of(s, h, peers) == me {
             let (id, _) = insert(&mut part, &mut table, s, h);
             part.initial.push((i, id));
         }
@@ -194,6 +211,7 @@ pub fn explore(
     let mut expanded = 0usize;
     let mut error: Option<(u8, String)> = None;
     let mut state = vec![0u64; words];
+    let mut crossing = 0u64;
     loop {
         let level_end = part.arena.len() / words;
         while expanded < level_end && error.is_none() {
@@ -217,7 +235,8 @@ pub fn explore(
                     .expand(&state, &mut expansion)
                     .map_err(|e| fail(&e))
                     .map(|()| {
-                        add_choices(&mut part, &mut table, &expansion, &mut outbox);
+                        crossing +=
+                            add_choices(&mut part, &mut table, &expansion, &mut outbox, owner);
                     }),
                 Err(e) => Err(e),
             };
@@ -284,14 +303,16 @@ pub fn explore(
     drop(table);
     part.choices.push(part.row.len() - 1);
     shrink(&mut part);
-    // States, transitions, choices and deadlocks of each worker's part, added up.
+    // States, transitions, choices, deadlocks and crossing transitions of each worker's
+    // part, added up.
     let mine = [
         part.states() as u64,
         part.to.len() as u64,
         (part.row.len() - 1) as u64,
         part.deadlock.iter().filter(|&&d| d).count() as u64,
+        crossing,
     ];
-    let mut gathered = Gather::<[u64; 4]>::new(worker);
+    let mut gathered = Gather::<[u64; 5]>::new(worker);
     let all = gathered.all(worker, mine);
     let sum = |i: usize| all.iter().map(|t| t[i]).sum();
     part.sizes = Sizes {
@@ -301,6 +322,7 @@ pub fn explore(
         initial_states: initial_count,
         deadlocks: sum(3),
     };
+    part.crossing = sum(4);
     Ok(part)
 }
 
@@ -350,13 +372,15 @@ fn insert(part: &mut Part, table: &mut HashTable<u32>, state: &[u64], h: u64) ->
 }
 
 /// The choices of the state just expanded: targets owned here resolved at once, the
-/// others asked of their owners.
+/// others asked of their owners (how many, returned).
 fn add_choices(
     part: &mut Part,
     table: &mut HashTable<u32>,
     expansion: &Expansion,
     outbox: &mut Outbox,
-) {
+    owner: &Owner,
+) -> u64 {
+    let mut crossing = 0;
     let words = part.words;
     let s = part.choices.len() - 1;
     if expansion.deadlock {
@@ -367,7 +391,7 @@ fn add_choices(
         while t < end {
             let target = &expansion.targets[t * words..(t + 1) * words];
             let h = Compiled::hash(target);
-            let o = owner(h, part.peers);
+            let o = owner.of(target, h, part.peers);
             if o == part.me {
                 let (id, _) = insert(part, table, target, h);
                 part.to.push(part.gid(id));
@@ -375,12 +399,14 @@ fn add_choices(
                 outbox.slots[o].push(part.to.len() as u64);
                 outbox.states[o].extend_from_slice(target);
                 part.to.push(u64::MAX);
+                crossing += 1;
             }
             part.prob.push(expansion.probs[t]);
             t += 1;
         }
         part.row.push(part.to.len());
     }
+    crossing
 }
 
 fn shrink(part: &mut Part) {

@@ -1,18 +1,21 @@
 //! alea on several processes, over timely dataflow: a PRISM model whose states do not fit
 //! one machine is explored and checked with its states partitioned across the workers of
-//! all processes by a hash of the state; batches of deals or games are split across them.
+//! all processes by a hash of the variables that transitions change least; batches of deals or games are split across them.
 //!
 //! - [`net`]: the processes, their connections and how a lost one is noticed.
 //! - [`round`]: messages between workers in lock-step rounds, the building block of
 //!   everything else.
+//! - [`locality`]: which worker owns a state, chosen so that most transitions stay on one.
 //! - [`explore`]: the distributed exploration of a model.
-//! - [`solve`]: the graph analysis and the interval iteration over the partitioned model.
+//! - [`solve`]: the components solved in waves by the engine, then the graph analysis and
+//!   the interval iteration over what a component across workers leaves.
 //! - [`check`]: a property checked on the cluster, as `alea check` does on one process.
 //! - [`batch`]: items `0..n` split across the workers, results gathered in order.
 
 pub mod batch;
 pub mod check;
 pub mod explore;
+pub mod locality;
 pub mod net;
 pub mod round;
 pub mod solve;

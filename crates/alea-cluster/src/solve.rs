@@ -1,5 +1,8 @@
-//! The engine's questions on a partitioned model: the graph analysis that decides the
-//! states of value 0, 1 or infinity, then sound interval iteration, every sweep a round.
+//! The engine's questions on a partitioned model. First in waves (`waves`): each worker
+//! solves its components with the engine once the states they lead to are done, and
+//! sends what others copy. What a component across workers leaves is solved here: the
+//! graph analysis that decides the states of value 0, 1 or infinity, then sound interval
+//! iteration, every sweep a round.
 //!
 //! Each worker holds its states' rows with targets renumbered into one local index
 //! space: its own states first, then a copy ("ghost") of each other worker's state that
@@ -29,8 +32,9 @@
 use std::ops::Range;
 
 mod ends;
+mod waves;
 
-use alea_core::form::Rewards;
+use alea_core::form::{Form, Rewards};
 use alea_core::numeric::round::{margin, midpoint};
 use alea_core::numeric::settle::Settle;
 use alea_core::solve::Goal;
@@ -50,10 +54,9 @@ const CERTIFY_SWEEPS: u64 = 64;
 pub struct Topology {
     pub n: usize,
     ghosts: usize,
-    choices: Vec<usize>,
-    row: Vec<usize>,
-    to: Vec<u32>,
-    prob: Vec<f64>,
+    /// The own states' rows, then one row per copy that loops on it: a form the
+    /// engine's algorithms take as it is.
+    form: Form,
     /// For each worker, the own states whose values it copies, in its order.
     exports: Vec<Vec<u32>>,
     /// For each worker, where the copies of its states are.
@@ -74,6 +77,11 @@ impl Topology {
         self.len() == 0
     }
 
+    /// The transitions of the own states and the copies' loops.
+    pub fn transitions(&self) -> usize {
+        self.form.to.len()
+    }
+
     /// The copies of other workers' states kept here.
     pub fn copies(&self) -> usize {
         self.ghosts
@@ -81,7 +89,7 @@ impl Topology {
 
     #[inline]
     fn choices_of(&self, s: usize) -> Range<usize> {
-        self.choices[s]..self.choices[s + 1]
+        self.form.choices[s]..self.form.choices[s + 1]
     }
 
     /// The global id of local value `v` (an own state or a copy).
@@ -98,15 +106,16 @@ impl Topology {
 
     #[inline]
     fn row_of(&self, c: usize) -> Range<usize> {
-        self.row[c]..self.row[c + 1]
+        self.form.row[c]..self.form.row[c + 1]
     }
 
     /// Bytes held by the topology.
     pub fn bytes(&self) -> u64 {
-        (self.choices.capacity() * 8
-            + self.row.capacity() * 8
-            + self.to.capacity() * 4
-            + self.prob.capacity() * 8
+        let f = &self.form;
+        (f.choices.capacity() * 8
+            + f.row.capacity() * 8
+            + f.to.capacity() * 4
+            + f.prob.capacity() * 8
             + self.ghost_local.capacity() * 4
             + self.exports.iter().map(|e| e.capacity() * 4).sum::<usize>()) as u64
     }
@@ -155,12 +164,29 @@ pub struct Partition {
     pub topo: Topology,
     values: Channel<(u32, Summary, u64, Vec<f64>)>,
     summaries: Gather<Summary>,
+    /// Bounds of states done in a wave: who sends, its progress (in its first piece to
+    /// each worker), the positions among the receiver's copies, the bounds.
+    done: Channel<Done>,
+    /// Rounds and bytes of values sent by this worker since the last `take_traffic`.
+    pub traffic: Traffic,
+}
+
+/// A piece of a wave's bounds (see `Partition::exchange_done`).
+type Done = (u32, Option<waves::Progress>, Vec<u32>, Vec<f64>);
+
+/// What a worker's rounds cost.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct Traffic {
+    pub rounds: u64,
+    pub bytes: u64,
 }
 
 /// How a state's value stands.
 pub const OPEN: u8 = 0;
 pub const FIXED: u8 = 1;
 pub const INFINITE: u8 = 2;
+/// Solved in a wave: bounds that the iteration leaves as they are.
+pub const DONE: u8 = 3;
 
 /// Every state's bounds and how they were found.
 pub struct Bounds {
@@ -179,6 +205,7 @@ impl Bounds {
             INFINITE => (f64::INFINITY, 0.0, true),
             FIXED => (self.lo[s], 0.0, true),
             _ if self.lo[s] == self.hi[s] => (self.lo[s], 0.0, true),
+            // Open or done: the midpoint.
             _ => {
                 let (mid, _) = midpoint(self.lo[s], self.hi[s]);
                 (mid, self.error_bound * mid.abs().max(1.0), false)
@@ -270,13 +297,23 @@ impl Partition {
             })
             .collect();
         drop(to);
+        let (mut choices, mut row, mut local, mut prob) = (choices, row, local, prob);
+        for ghost in n..n + needed.len() {
+            local.push(ghost as u32);
+            prob.push(1.0);
+            row.push(local.len());
+            choices.push(row.len() - 1);
+        }
         let topo = Topology {
             n,
             ghosts: needed.len(),
-            choices,
-            row,
-            to: local,
-            prob,
+            form: Form {
+                choices,
+                row,
+                to: local,
+                prob,
+                ..Form::default()
+            },
             exports,
             imports,
             ghost_local: needed.iter().map(|&g| (g / peers as u64) as u32).collect(),
@@ -287,7 +324,70 @@ impl Partition {
             topo,
             values: Channel::new(worker),
             summaries: Gather::new(worker),
+            done: Channel::new(worker),
+            traffic: Traffic::default(),
         }
+    }
+
+    /// The rounds and bytes since the last call.
+    pub fn take_traffic(&mut self) -> Traffic {
+        std::mem::take(&mut self.traffic)
+    }
+
+    /// Sends each worker the bounds of its copies done in this wave (`out[w]`: positions
+    /// among worker `w`'s copies and bounds, two numbers each) and this worker's
+    /// `progress`; hands each arriving copy's local value and bounds to `arrived`, and
+    /// returns every worker's progress.
+    fn exchange_done(
+        &mut self,
+        worker: &mut Worker,
+        out: Vec<(Vec<u32>, Vec<f64>)>,
+        progress: waves::Progress,
+        mut arrived: impl FnMut(usize, &[f64]),
+    ) -> Vec<waves::Progress> {
+        let t = &self.topo;
+        let per = piece(3);
+        for (w, (positions, bounds)) in out.into_iter().enumerate() {
+            if w == t.me {
+                continue;
+            }
+            self.traffic.bytes += positions.len() as u64 * 20;
+            let mut first = Some(progress.clone());
+            let mut k = 0;
+            loop {
+                let end = (k + per).min(positions.len());
+                self.done.send(
+                    w,
+                    (
+                        t.me as u32,
+                        first.take(),
+                        positions[k..end].to_vec(),
+                        bounds[2 * k..2 * end].to_vec(),
+                    ),
+                );
+                k = end;
+                if k >= positions.len() {
+                    break;
+                }
+            }
+        }
+        self.traffic.rounds += 1;
+        let mut all = vec![(t.me as u32, progress)];
+        self.done
+            .finish_each(worker, |(from, theirs, positions, bounds)| {
+                let at = t.imports[from as usize].start;
+                for (j, &pos) in positions.iter().enumerate() {
+                    arrived(at + pos as usize, &bounds[2 * j..2 * j + 2]);
+                }
+                if let Some(p) = theirs {
+                    all.push((from, p));
+                }
+            });
+        if all.len() != worker.peers() {
+            std::panic::panic_any(crate::round::LEFT);
+        }
+        all.sort_unstable_by_key(|a| a.0);
+        all.into_iter().map(|a| a.1).collect()
     }
 
     /// Brings the ghosts of `x` (`stride` numbers per state) up to date, and tells every
@@ -301,10 +401,12 @@ impl Partition {
         mine: Summary,
     ) -> Summary {
         let t = &self.topo;
+        self.traffic.rounds += 1;
         for (w, states) in t.exports.iter().enumerate() {
             if w == t.me {
                 continue;
             }
+            self.traffic.bytes += (states.len() * stride * 8) as u64;
             // In pieces (see `round::PIECE`); the first carries the summary.
             let mut offset = 0;
             for chunk in states
@@ -402,7 +504,7 @@ impl Partition {
             if !through[s] {
                 return false;
             }
-            let reaches = |c: usize| t.row_of(c).any(|i| x[t.to[i] as usize] == 1.0);
+            let reaches = |c: usize| t.row_of(c).any(|i| x[t.form.to[i] as usize] == 1.0);
             if every_choice {
                 t.choices_of(s).all(reaches)
             } else {
@@ -439,8 +541,8 @@ impl Partition {
             self.fixpoint(worker, &mut x, true, |t, s, x| {
                 yy[s] == 1.0
                     && t.choices_of(s).any(|c| {
-                        t.row_of(c).all(|i| yy[t.to[i] as usize] == 1.0)
-                            && t.row_of(c).any(|i| x[t.to[i] as usize] == 1.0)
+                        t.row_of(c).all(|i| yy[t.form.to[i] as usize] == 1.0)
+                            && t.row_of(c).any(|i| x[t.form.to[i] as usize] == 1.0)
                     })
             });
             changed = (0..self.topo.n).any(|s| x[s] != y[s]);
@@ -469,6 +571,21 @@ pub fn until(
 ) -> Result<Bounds, ClusterError> {
     let n = g.topo.n;
     let goal = q.goal.unwrap_or(Goal::Max);
+    let exits: Vec<Option<[f64; 2]>> = (0..n)
+        .map(|s| {
+            if target[s] {
+                Some([1.0, 1.0])
+            } else if !stay[s] {
+                Some([0.0, 0.0])
+            } else {
+                None
+            }
+        })
+        .collect();
+    let waves = waves::solve(worker, g, q, &exits)?;
+    if waves.complete {
+        return Ok(finished(worker, g, waves));
+    }
     let through: Vec<bool> = (0..n).map(|s| stay[s] && !target[s]).collect();
     // A state that cannot reach the target (whatever the choices, for the least) is
     // worth 0.
@@ -479,7 +596,14 @@ pub fn until(
     let sure = if q.mdp && goal == Goal::Max {
         g.almost_surely_some(worker, target, &through)
     } else {
-        vec![false; n]
+        // Every strategy reaches the target surely where none can reach, with positive
+        // probability, a state from which some strategy misses it for ever (in a chain,
+        // the one strategy).
+        let avoid: Vec<bool> = reaches.iter().map(|&r| !r).collect();
+        let below_one = g.reach(worker, &avoid, &through, false);
+        (0..n)
+            .map(|s| through[s] && reaches[s] && !below_one[s])
+            .collect()
     };
     let mut class = vec![FIXED; n];
     let mut x = vec![0.0; 2 * g.topo.len()];
@@ -492,16 +616,60 @@ pub fn until(
         }
     }
     drop((through, reaches, sure));
+    adopt(&waves, &mut class, &mut x);
     if q.mdp && goal == Goal::Max {
         // A strategy may keep the process forever among open states: their upper bounds
         // would stall at 1, so those end components are collapsed.
         let open: Vec<bool> = class.iter().map(|&c| c == OPEN).collect();
         if let Some(ends) = ends::find(worker, g, &open, |_| true) {
             let (mut quotient, _) = ends::collapse(worker, g, &ends, |_, _| 0.0);
-            return iterate(worker, &mut quotient, q, goal, class, x, false);
+            let b = iterate(worker, &mut quotient, q, goal, class, x, false);
+            g.traffic.add(quotient.traffic);
+            return b.map(|b| b.after(waves.sweeps));
         }
     }
-    iterate(worker, g, q, goal, class, x, false)
+    iterate(worker, g, q, goal, class, x, false).map(|b| b.after(waves.sweeps))
+}
+
+/// The bounds of a question that the waves solved entirely.
+fn finished(worker: &mut Worker, g: &mut Partition, waves: waves::Waves) -> Bounds {
+    let n = g.topo.n;
+    let class = (0..n)
+        .map(|s| {
+            if waves.x[2 * s] == f64::INFINITY {
+                INFINITE
+            } else {
+                DONE
+            }
+        })
+        .collect();
+    bounds(worker, g, &waves.x, class, waves.sweeps)
+}
+
+/// Takes the bounds of the states the waves solved, where the graph analysis left them
+/// open.
+fn adopt(waves: &waves::Waves, class: &mut [u8], x: &mut [f64]) {
+    for s in 0..class.len() {
+        if waves.done[s] && class[s] == OPEN {
+            class[s] = DONE;
+            x[2 * s..2 * s + 2].copy_from_slice(&waves.x[2 * s..2 * s + 2]);
+        }
+    }
+}
+
+impl Bounds {
+    /// With `sweeps` more, made before.
+    fn after(mut self, sweeps: u64) -> Bounds {
+        self.sweeps += sweeps;
+        self
+    }
+}
+
+impl Traffic {
+    fn add(&mut self, other: Traffic) {
+        self.rounds += other.rounds;
+        self.bytes += other.bytes;
+    }
 }
 
 /// The expected reward gathered until `target`, in every own state.
@@ -513,6 +681,11 @@ pub fn reach_reward(
 ) -> Result<Bounds, ClusterError> {
     let n = g.topo.n;
     let goal = q.goal.unwrap_or(Goal::Max);
+    let exits: Vec<Option<[f64; 2]>> = target.iter().map(|&t| t.then_some([0.0, 0.0])).collect();
+    let waves = waves::solve(worker, g, q, &exits)?;
+    if waves.complete {
+        return Ok(finished(worker, g, waves));
+    }
     let outside: Vec<bool> = target.iter().map(|&t| !t).collect();
     // Infinite where the target is missed with positive probability: by some strategy
     // for the greatest reward (and in a chain), by every one for the least.
@@ -538,6 +711,7 @@ pub fn reach_reward(
         }
     }
     drop(sure);
+    adopt(&waves, &mut class, &mut x);
     if q.mdp && goal == Goal::Min {
         let r = q.rewards.expect("a reward question has rewards");
         let free: Vec<bool> = (0..n)
@@ -556,10 +730,12 @@ pub fn reach_reward(
                 rewards: Some(&rewards),
                 ..*q
             };
-            return iterate(worker, &mut quotient, &q, goal, class, x, true);
+            let b = iterate(worker, &mut quotient, &q, goal, class, x, true);
+            g.traffic.add(quotient.traffic);
+            return b.map(|b| b.after(waves.sweeps));
         }
     }
-    iterate(worker, g, q, goal, class, x, true)
+    iterate(worker, g, q, goal, class, x, true).map(|b| b.after(waves.sweeps))
 }
 
 /// The bounds of one choice from the values `x` (lower and upper interleaved), its
@@ -568,8 +744,8 @@ pub fn reach_reward(
 fn choice_bounds(t: &Topology, c: usize, base: f64, x: &[f64]) -> [f64; 2] {
     let mut sum = [base, base];
     for i in t.row_of(c) {
-        let p = t.prob[i];
-        let v = t.to[i] as usize * 2;
+        let p = t.form.prob[i];
+        let v = t.form.to[i] as usize * 2;
         sum[0] += p * x[v];
         sum[1] += p * x[v + 1];
     }
@@ -726,7 +902,7 @@ fn bounds(
 ) -> Bounds {
     let n = g.topo.n;
     let worst = (0..n)
-        .filter(|&s| class[s] == OPEN)
+        .filter(|&s| class[s] == OPEN || class[s] == DONE)
         .map(|s| midpoint(x[2 * s], x[2 * s + 1]).1)
         .fold(0.0, f64::max);
     let mine = Summary {

@@ -54,7 +54,7 @@ pub(super) fn find(
             block[s] = 0.0;
         }
     }
-    let mut inside = vec![false; g.topo.choices[n]];
+    let mut inside = vec![false; g.topo.form.choices[n]];
     let mut first = true;
     loop {
         let dropped = prune(worker, g, &mut block, &mut inside, &allowed);
@@ -103,7 +103,7 @@ fn prune(
             }
             let mut stays = false;
             for c in t.choices_of(s) {
-                let now = allowed(c) && t.row_of(c).all(|i| block[t.to[i] as usize] == b);
+                let now = allowed(c) && t.row_of(c).all(|i| block[t.form.to[i] as usize] == b);
                 changed |= inside[c] && !now;
                 inside[c] = now;
                 stays |= now;
@@ -146,7 +146,7 @@ fn components(worker: &mut Worker, g: &mut Partition, block: &[f64], inside: &[b
                 && t.choices_of(s).any(|c| {
                     inside[c]
                         && t.row_of(c).any(|i| {
-                            let v = t.to[i] as usize;
+                            let v = t.form.to[i] as usize;
                             x[v] == 1.0 && colour[v] == colour[s]
                         })
                 })
@@ -181,7 +181,7 @@ fn spread(
             let v = colour[s];
             for c in t.choices_of(s).filter(|&c| inside[c]) {
                 for i in t.row_of(c) {
-                    let u = t.to[i] as usize;
+                    let u = t.form.to[i] as usize;
                     if colour[u] != OUT && colour[u] < v {
                         colour[u] = v;
                         if u < t.n {
@@ -268,8 +268,8 @@ pub(super) fn collapse(
             m.reward.push(reward(s, c));
             m.len.push(t.row_of(c).len() as u32);
             for i in t.row_of(c) {
-                m.to.push(t.global(t.to[i] as usize));
-                m.prob.push(t.prob[i]);
+                m.to.push(t.global(t.form.to[i] as usize));
+                m.prob.push(t.form.prob[i]);
             }
             if 2 * (m.at.len() + m.to.len()) >= PIECE {
                 let next = Moved {
@@ -367,8 +367,8 @@ impl Rows {
     /// Choice `c` of the model's graph `t`.
     fn push_own(&mut self, t: &Topology, c: usize, reward: f64) {
         for i in t.row_of(c) {
-            self.to.push(t.global(t.to[i] as usize));
-            self.prob.push(t.prob[i]);
+            self.to.push(t.global(t.form.to[i] as usize));
+            self.prob.push(t.form.prob[i]);
         }
         self.row.push(self.to.len());
         self.rewards.push(reward);

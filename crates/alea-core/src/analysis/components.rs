@@ -7,7 +7,7 @@ use crate::form::Form;
 
 /// Strongly connected components, in the order they are completed: every component comes
 /// after each component it leads to.
-pub(crate) struct Components {
+pub struct Components {
     /// The nodes, component after component.
     pub nodes: Vec<u32>,
     /// `start[c]..start[c + 1]` are component `c`'s nodes in `nodes`.
@@ -27,7 +27,7 @@ impl Components {
 /// The strongly connected components of the states of `m` in `within`, over the
 /// transitions of every choice that stay in it; each component leads only to earlier
 /// ones (the sinks come first).
-pub(crate) fn components_within(m: &Form, within: &[bool]) -> Components {
+pub fn components_within(m: &Form, within: &[bool]) -> Components {
     let roots = (0..m.states() as u32).filter(|&s| within[s as usize]);
     // A state's choices are consecutive, and so are their transitions: one range.
     let range = |v: u32| m.row[m.choices[v as usize]]..m.row[m.choices[v as usize + 1]];

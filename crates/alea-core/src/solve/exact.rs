@@ -133,13 +133,15 @@ pub(crate) fn solve(g: &Graph, ex: &ExactProbs, job: &Job) -> Result<ExactAnswer
         }
     } else if !g.markov && pending.contains(&true) {
         let f64_rew = job.rew.map_or(&[][..], |r| r.1);
+        let values: Vec<[f64; 2]> = job.values.1.iter().map(|&v| [v, v]).collect();
         let hint = interval::solve(
             g,
             &interval::Job {
                 setup,
                 rew: f64_rew,
-                values: job.values.1,
+                values: &values,
                 precision: HINT_PRECISION,
+                above: false,
                 strict: false,
                 stop: job.stop,
                 names: job.names,

@@ -391,7 +391,7 @@ pub fn certified_values(
     }
     let setup = setup_of(&g, &posed);
     infinite(&setup.class, names)?;
-    let values_f64 = floats(&posed.values);
+    let values_f64: Vec<[f64; 2]> = floats(&posed.values).into_iter().map(|v| [v, v]).collect();
     let rew_f64 = floats(&posed.rew);
     // A cycle of zero rewards: solved exactly (see `zero_cycles`), and rounded.
     if posed.class == Class::TotalReward && interval::zero_cycle(&g, &setup, &rew_f64).is_some() {
@@ -402,6 +402,7 @@ pub fn certified_values(
         rew: &rew_f64,
         values: &values_f64,
         precision: precision.max(1e-15),
+        above: false,
         strict,
         stop,
         names,

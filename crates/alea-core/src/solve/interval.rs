@@ -179,10 +179,14 @@ pub(crate) struct Job<'a> {
     /// The reward of each choice (its state's and its own) for expected rewards; empty
     /// for probabilities.
     pub rew: &'a [f64],
-    /// What each target is worth (the states of class [`ONE`] and [`TARGET`]); empty: 1
-    /// for a probability's targets, 0 for a reward's.
-    pub values: &'a [f64],
+    /// Bounds on what each target is worth (the states of class [`ONE`] and [`TARGET`]);
+    /// empty: 1 for a probability's targets, 0 for a reward's. A target known only within
+    /// bounds is a state of a larger model solved before (see `super::part`).
+    pub values: &'a [[f64; 2]],
     pub precision: f64,
+    /// Whether a component may be led into by one iterated elsewhere (the form is a
+    /// part of a larger model): then every component settles as one that is (`Settle`).
+    pub above: bool,
     /// A component whose bounds do not meet is an error; otherwise it is left as close
     /// as its iteration could bring them (a first guess for the exact solver, or the
     /// closest bounds rounding allows, with the error bound they give).
@@ -192,14 +196,14 @@ pub(crate) struct Job<'a> {
     pub names: &'a dyn Fn(usize) -> String,
 }
 
-/// The value a decided state starts with (and keeps): 0, the greatest target value
+/// The bounds a decided state starts with (and keeps): 0, the greatest target value
 /// `top`, infinity, or its own target value.
-fn decided(class: u8, s: usize, values: &[f64], top: f64) -> f64 {
+fn decided(class: u8, s: usize, values: &[[f64; 2]], top: f64) -> [f64; 2] {
     match class {
-        ZERO => 0.0,
-        ONE => top,
-        INFINITE => f64::INFINITY,
-        _ => values.get(s).copied().unwrap_or(0.0),
+        ZERO => [0.0, 0.0],
+        ONE => [top, top],
+        INFINITE => [f64::INFINITY; 2],
+        _ => values.get(s).copied().unwrap_or([0.0, 0.0]),
     }
 }
 
@@ -210,7 +214,7 @@ fn greatest(job: &Job) -> f64 {
     } else {
         (0..job.setup.class.len())
             .filter(|&s| matches!(job.setup.class[s], ONE | TARGET))
-            .map(|s| job.values[s])
+            .map(|s| job.values[s][1])
             .fold(0.0, f64::max)
     }
 }
@@ -244,10 +248,7 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
         .enumerate()
         .map(|(s, &c)| match c {
             UNKNOWN => [0.0, start_hi],
-            _ => {
-                let v = decided(c, s, job.values, top);
-                [v, v]
-            }
+            _ => decided(c, s, job.values, top),
         })
         .collect();
     let ecs = match (setup.kind, setup.goal) {
@@ -307,7 +308,10 @@ pub(crate) fn solve(g: &Graph, job: &Job) -> Result<Solved> {
     // model searches none).
     let mut iterated_above = vec![false; comps.count()];
     let upstream_end = iterated.iter().rposition(|&i| i).unwrap_or(0);
-    for k in (0..upstream_end).rev() {
+    if job.above {
+        iterated_above.fill(true);
+    }
+    for k in (0..upstream_end).rev().filter(|_| !job.above) {
         iterated_above[k] = comps.get(k).iter().any(|&s| {
             g.preds(s as usize).iter().any(|&c| {
                 let from = g.owner[c as usize] as usize;
@@ -393,7 +397,8 @@ pub(crate) fn answer(job: &Job, solved: Solved) -> Answer {
                 error_bound = error_bound.max(err);
                 mid
             }
-            _ => decided(class, s, job.values, top),
+            // The questions answered here know their targets' values exactly.
+            _ => decided(class, s, job.values, top)[0],
         })
         .collect();
     let pinned = setup

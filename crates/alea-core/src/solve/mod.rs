@@ -297,6 +297,7 @@ fn certified(g: &Graph, setup: &setup::Setup, rew: &[f64], cx: &Context) -> Resu
         rew,
         values: &[],
         precision: cx.precision,
+        above: false,
         strict: true,
         stop: &cx.stop,
         names: cx.names,
@@ -325,6 +326,77 @@ fn proven(
             names: cx.names,
         },
     )
+}
+
+/// Bounds on the values of a part of a larger model whose other states are solved: a
+/// cluster's worker solves the states it holds once the states they lead to are done.
+pub struct PartBounds {
+    /// Every state's lower and upper bound (an exit's as given).
+    pub bounds: Vec<[f64; 2]>,
+    /// Sweeps of the iteration, summed over the components.
+    pub sweeps: u64,
+}
+
+/// The probability of reaching a target (without `rewards`), or the expected reward
+/// gathered until then (with them), maximised or minimised, for the states of a part of
+/// a larger model. Each state `s` with `exits[s]` stands for a state outside the part, or
+/// one whose value is known, within the bounds given: its choices are never followed,
+/// except those of an exit of infinite reward, which must loop on it. Every other state
+/// is solved, with the graph analysis on this form: its decided values are right for the
+/// larger model as long as each exit's value is 0, 1 (a probability) or infinite exactly
+/// where the exit's is. With `above`, every component settles as one led into from
+/// outside (other parts may lie upstream, see `Settle`).
+pub fn part(
+    m: &Form,
+    goal: Goal,
+    exits: &[Option<[f64; 2]>],
+    rewards: Option<&Rewards>,
+    cx: &Context,
+    above: bool,
+) -> Result<PartBounds> {
+    let n = m.states();
+    assert_eq!(exits.len(), n, "one exit entry per state");
+    let g = checked(m, &[]);
+    let values: Vec<[f64; 2]> = exits.iter().map(|e| e.unwrap_or([0.0, 0.0])).collect();
+    let (setup, rew) = match rewards {
+        None => {
+            // An exit worth 0 is a state where the process stays, worth nothing; one worth
+            // exactly 1 is a target worth the most.
+            let target: Vec<bool> = exits
+                .iter()
+                .map(|e| e.is_some_and(|[_, hi]| hi > 0.0))
+                .collect();
+            let top: Vec<bool> = exits.iter().map(|e| *e == Some([1.0, 1.0])).collect();
+            let stay: Vec<bool> = exits.iter().map(Option::is_none).collect();
+            (
+                setup::until(&g, goal, &stay, &target, Some(&top)),
+                Vec::new(),
+            )
+        }
+        Some(r) => {
+            // An infinite exit is no target: never reaching one, it is found infinite.
+            let target: Vec<bool> = exits
+                .iter()
+                .map(|e| e.is_some_and(|[lo, _]| lo.is_finite()))
+                .collect();
+            (setup::reward(&g, goal, &target), rewards_f64(&g, r))
+        }
+    };
+    let job = interval::Job {
+        setup: &setup,
+        rew: &rew,
+        values: &values,
+        precision: cx.precision,
+        above,
+        strict: true,
+        stop: &cx.stop,
+        names: cx.names,
+    };
+    let solved = interval::solve(&g, &job)?;
+    Ok(PartBounds {
+        bounds: solved.x,
+        sweeps: solved.sweeps,
+    })
 }
 
 /// [`until`] in exact rationals; the model needs its exact probabilities.

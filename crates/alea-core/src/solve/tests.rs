@@ -109,6 +109,7 @@ fn strategy_iteration_recovers_from_poor_strategies() {
                         rew: r.map_or(&[], |r| r.1),
                         values: &[],
                         precision: 1e-9,
+                        above: false,
                         strict: true,
                         stop: &stop,
                         names: &names,

@@ -71,6 +71,22 @@ impl Compiled {
         self.model.layout.words
     }
 
+    /// For each variable, in the program's order, the bits it takes in a packed state,
+    /// word by word: two states differ in the variable exactly where their words differ
+    /// under its mask.
+    pub fn variable_bits(&self) -> Vec<Vec<u64>> {
+        let layout = &self.model.layout;
+        layout
+            .slots
+            .iter()
+            .map(|s| {
+                let mut bits = vec![0u64; layout.words];
+                bits[s.word as usize] = s.mask << s.shift;
+                bits
+            })
+            .collect()
+    }
+
     /// The initial states, packed one after the other.
     pub fn initial(&self) -> &[u64] {
         &self.initial

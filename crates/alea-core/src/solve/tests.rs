@@ -130,3 +130,126 @@ fn strategy_iteration_recovers_from_poor_strategies() {
         }
     }
 }
+
+/// A part of a model whose other states ("exits") come with bounds on their exact values:
+/// `part` must find bounds that hold every other state's exact value, whatever states
+/// are exits (on a cluster, those another worker solved), for the greatest and least
+/// probabilities and expected rewards.
+#[test]
+fn a_part_with_exits_known_within_bounds_holds_the_exact_values() {
+    use super::{part, reach_reward_exact, until_exact, Context};
+    use crate::form::Rewards;
+    use crate::numeric::round::{above, below};
+    let mut rng = ChaCha8Rng::seed_from_u64(38);
+    let cx = Context::new(1e-9);
+    let mut checked = 0;
+    for round in 0..600 {
+        let n = rng.gen_range(2..=30);
+        let m = random_model(&mut rng, n);
+        let goal = if rng.gen_bool(0.5) {
+            Goal::Max
+        } else {
+            Goal::Min
+        };
+        let target: Vec<bool> = (0..n).map(|_| rng.gen_bool(0.2)).collect();
+        let reward = rng.gen_bool(0.5);
+        let rewards: Rewards<Exact> = Rewards {
+            state: Vec::new(),
+            choice: (0..m.choice_count())
+                .map(|_| Exact::from_integer(rng.gen_range(0i64..=3).into()))
+                .collect(),
+        };
+        let exact = if reward {
+            reach_reward_exact(&m, goal, &target, &rewards, &cx)
+        } else {
+            until_exact(&m, goal, &vec![true; n], &target, &cx)
+        }
+        .expect("solves")
+        .values;
+        // Exits: the targets, and a random share of the others with bounds a little
+        // wider than their values (exact where the value is 0, 1 or infinite).
+        let widen = [0.0, 1e-12, 1e-10][rng.gen_range(0..3)];
+        let exits: Vec<Option<[f64; 2]>> = (0..n)
+            .map(|s| {
+                if target[s] {
+                    return Some(if reward { [0.0, 0.0] } else { [1.0, 1.0] });
+                }
+                if !rng.gen_bool(0.3) {
+                    return None;
+                }
+                Some(match &exact[s] {
+                    None => [f64::INFINITY; 2],
+                    Some(v)
+                        if num_traits::Zero::is_zero(v)
+                            || (!reward && *v == Exact::from_integer(1i64.into())) =>
+                    {
+                        [below(v), above(v)]
+                    }
+                    Some(v) => {
+                        let hi = above(v) * (1.0 + widen);
+                        let hi = if reward { hi } else { hi.min(1.0) };
+                        [below(v) * (1.0 - widen), hi]
+                    }
+                })
+            })
+            .collect();
+        // The form with every exit made a loop on itself.
+        let mut f = Form {
+            choices: vec![0],
+            row: vec![0],
+            ..Form::default()
+        };
+        let mut choice_rewards = Vec::new();
+        for s in 0..n {
+            if exits[s].is_some() {
+                f.to.push(s as u32);
+                f.prob.push(1.0);
+                f.row.push(f.to.len());
+                choice_rewards.push(0.0);
+            } else {
+                for c in m.choices_of(s) {
+                    for t in m.transitions_of(c) {
+                        f.to.push(m.to[t]);
+                        f.prob.push(m.prob[t]);
+                    }
+                    f.row.push(f.to.len());
+                    choice_rewards.push(rewards.choice[c].to_f64());
+                }
+            }
+            f.choices.push(f.row.len() - 1);
+        }
+        let r = Rewards {
+            state: Vec::new(),
+            choice: choice_rewards,
+        };
+        let got = part(
+            &f,
+            goal,
+            &exits,
+            reward.then_some(&r),
+            &cx,
+            rng.gen_bool(0.5),
+        )
+        .expect("solves");
+        for s in (0..n).filter(|&s| exits[s].is_none()) {
+            let [lo, hi] = got.bounds[s];
+            match &exact[s] {
+                None => assert_eq!(lo, f64::INFINITY, "round {round} state {s}"),
+                Some(v) => {
+                    assert!(
+                        lo <= above(v) && below(v) <= hi,
+                        "round {round} state {s}: {lo} {hi} against {}",
+                        v.to_f64()
+                    );
+                    let scale = v.to_f64().max(1.0);
+                    assert!(
+                        hi - lo <= 4e-9 * scale + 4.0 * widen * scale,
+                        "round {round} {lo} {hi}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+}

@@ -988,7 +988,9 @@ impl Guess {
                 if self.certified {
                     self.restored = Some(sweeps);
                 }
-                for s in 0..class.len() {
+                // Only the open states: the others keep their bounds (a state solved in a
+                // wave has two; found by review).
+                for s in (0..class.len()).filter(|&s| class[s] == OPEN) {
                     x[2 * s + 1] = if self.had_proven { proven[s] } else { x[2 * s] };
                 }
             }

@@ -187,6 +187,7 @@ pub(super) fn solve(
     let mut error = None;
     let goal = q.goal.unwrap_or(Goal::Max);
     let mut first = true;
+    let mut rounds = 0u64;
     loop {
         let batch: Vec<u32> = match &mut order {
             _ if error.is_some() => Vec::new(),
@@ -236,6 +237,7 @@ pub(super) fn solve(
             error: error.clone(),
         };
         first = false;
+        rounds += 1;
         let all = g.exchange_done(worker, out, mine, |v, bounds| {
             x[2 * v..2 * v + 2].copy_from_slice(bounds);
             done[v] = true;
@@ -248,7 +250,9 @@ pub(super) fn solve(
         }
         let open_all: u64 = all.iter().map(|p| p.open).sum();
         let solved_all: u64 = all.iter().map(|p| p.solved).sum();
-        if open_all == 0 || solved_all == 0 {
+        // The first round also brought the states done from the start: those may make
+        // components ready even where nothing was ready before (found by review).
+        if open_all == 0 || (solved_all == 0 && rounds > 1) {
             return Ok(Waves {
                 x,
                 done,

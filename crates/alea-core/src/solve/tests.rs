@@ -200,8 +200,8 @@ fn a_part_with_exits_known_within_bounds_holds_the_exact_values() {
             ..Form::default()
         };
         let mut choice_rewards = Vec::new();
-        for s in 0..n {
-            if exits[s].is_some() {
+        for (s, exit) in exits.iter().enumerate() {
+            if exit.is_some() {
                 f.to.push(s as u32);
                 f.prob.push(1.0);
                 f.row.push(f.to.len());

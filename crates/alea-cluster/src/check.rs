@@ -198,13 +198,23 @@ fn work(
     let mdp = program.kind.chooses();
     let mut answers = Vec::new();
     let mut error = None;
+    // The last reward structure worked out, by index: properties in a row often ask the
+    // same one, and working it out expands every state again.
+    let mut last_rewards: Option<(usize, Rewards)> = None;
     for &id in ids {
         // Every worker meets the same failure at the same property (each is decided on
         // values all workers share): the answers before it still stand.
         let answered = (|| -> Result<Answered, ClusterError> {
             let checking = Instant::now();
             let plan = session.plan(id).map_err(|f| failed(&f))?;
-            let sets = sets_of(session, compiled, &part, &plan, absorbing.as_ref());
+            let sets = sets_of(
+                session,
+                compiled,
+                &part,
+                &plan,
+                absorbing.as_ref(),
+                &mut last_rewards,
+            );
             let error = sets.as_ref().err().cloned();
             let bytes = match &sets {
                 Ok((_, _, rewards, _)) => solving_bytes(&part, &graph, rewards.as_ref()),
@@ -333,7 +343,8 @@ fn work(
 
 /// The bytes a worker holds while it solves a property: its states, the topology, the
 /// bounds (two numbers per state and copy, their result, and two more per state while a
-/// guess is tested), the sets and the rewards; for the waves, their bounds, marks and
+/// guess is tested), the sets and the rewards (twice: one copy is kept for the next
+/// property); for the waves, their bounds, marks and
 /// order (about 29 bytes per state and copy) and 8 bytes per transition (the engine's
 /// predecessors, the waiting lists, or the form of a wave). Not counted: the quotient of
 /// a model whose end components are collapsed, which is built during the solve and is
@@ -342,7 +353,8 @@ fn solving_bytes(part: &Part, graph: &Partition, rewards: Option<&Rewards>) -> u
     let n = part.states() as u64;
     let len = graph.topo.len() as u64;
     let transitions = graph.topo.transitions() as u64;
-    let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 8);
+    // The rewards, and the copy kept for the next property.
+    let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 16);
     part.bytes(0)
         + graph.topo.bytes()
         + 16 * len
@@ -429,6 +441,7 @@ fn sets_of(
     part: &Part,
     plan: &Plan,
     absorbing: Option<&StateTest>,
+    last_rewards: &mut Option<(usize, Rewards)>,
 ) -> Result<Sets, (u8, String)> {
     let question = &plan.question;
     let program = &session.program;
@@ -468,12 +481,18 @@ fn sets_of(
             state: vec![1.0; n],
             choice: Vec::new(),
         }),
-        Some(Some(index)) => Some(
-            rewards_of(session, compiled, part, index, absorbing).map_err(|e| match e {
-                RewardError::Model(e) => fail(&e),
-                RewardError::Explore(e) => shared(explore_failure(session, &e)),
-            })?,
-        ),
+        Some(Some(index)) => match last_rewards {
+            Some((last, r)) if *last == index => Some(r.clone()),
+            _ => {
+                let r =
+                    rewards_of(session, compiled, part, index, absorbing).map_err(|e| match e {
+                        RewardError::Model(e) => fail(&e),
+                        RewardError::Explore(e) => shared(explore_failure(session, &e)),
+                    })?;
+                *last_rewards = Some((index, r.clone()));
+                Some(r)
+            }
+        },
     };
     Ok((stay, target, rewards, chosen))
 }

@@ -354,7 +354,9 @@ fn solving_bytes(part: &Part, graph: &Partition, rewards: Option<&Rewards>) -> u
     let len = graph.topo.len() as u64;
     let transitions = graph.topo.transitions() as u64;
     // The rewards, and the copy kept for the next property.
-    let rewards = rewards.map_or(0, |r| (r.state.capacity() + r.choice.capacity()) as u64 * 16);
+    let rewards = rewards.map_or(0, |r| {
+        (r.state.capacity() + r.choice.capacity()) as u64 * 16
+    });
     part.bytes(0)
         + graph.topo.bytes()
         + 16 * len

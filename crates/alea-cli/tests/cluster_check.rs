@@ -314,7 +314,7 @@ fn a_failed_guess_of_rewards_keeps_the_bounds_of_the_states_done_in_waves() {
             "--partition=w",
             "--json",
         ];
-        for (processes, port) in [(2, 24790), (3, 24795)] {
+        for (processes, port) in [(2, 24900), (3, 24905)] {
             let outs = cluster(&args, processes, 1, port + if op == "min" { 0 } else { 10 });
             let answer: Value = serde_json::from_str(stdout(&outs[0]).trim()).unwrap();
             let v = answer["value"].as_f64().unwrap();
@@ -703,7 +703,8 @@ fn bad_cluster_options_are_refused() {
 
 /// The measure of done: a model whose part on one process exceeds the memory
 /// allowed is checked by four processes each under that limit, with the single-process
-/// answer.
+/// answer. (Pig to 40 is small: its pairs of scores fall unevenly on four workers, the
+/// largest part a third above a quarter.)
 #[test]
 fn four_processes_check_a_model_one_process_may_not_hold() {
     let model = example("pig.prism");
@@ -717,13 +718,13 @@ fn four_processes_check_a_model_one_process_may_not_hold() {
         "goal=40,h=20,first=0",
         "--json",
         "--max-memory",
-        "1500K",
+        "2000K",
     ];
     let one = cluster(&args, 1, 1, 24790);
     assert_eq!(one[0].status.code(), Some(3));
     let err = String::from_utf8_lossy(&one[0].stderr);
     assert!(
-        err.starts_with("error: process 0 needs more than --max-memory 1536000 bytes"),
+        err.starts_with("error: process 0 needs more than --max-memory 2048000 bytes"),
         "{err}"
     );
     let four = cluster(&args, 4, 1, 24800);
@@ -740,7 +741,7 @@ fn four_processes_check_a_model_one_process_may_not_hold() {
         let peaks = a["cluster"]["peak_bytes"].as_array().unwrap();
         assert_eq!(peaks.len(), 4);
         assert!(
-            peaks.iter().all(|p| p.as_u64().unwrap() <= 1_536_000),
+            peaks.iter().all(|p| p.as_u64().unwrap() <= 2_048_000),
             "{peaks:?}"
         );
         let (x, y) = (a["value"].as_f64().unwrap(), b["value"].as_f64().unwrap());
